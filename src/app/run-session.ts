@@ -1,0 +1,116 @@
+import { event } from '../domain/events';
+import { LeaseLostError, type SessionStore } from '../db/session-store';
+import type { LlmGateway } from '../llm/gateway';
+import type { Template } from '../llm/prompts';
+import { LlmError } from '../ports/llm';
+import type { Notifier } from '../ports/notifier';
+import { DEFAULT_SETTINGS, deliberate, type DeliberationSettings } from './deliberate';
+import { ReleasedError, SessionRun, StepFailedError } from './session-run';
+
+export interface RunnerDeps {
+  store: SessionStore;
+  gateway: LlmGateway;
+  notifier: Notifier;
+  prompts: Map<string, Template>;
+  settings?: DeliberationSettings;
+  clock?: () => Date;
+}
+
+export interface RunOptions {
+  /** No retry follows this one: a failure must end the session, never leave it hanging. */
+  finalAttempt: boolean;
+  signal?: AbortSignal;
+  /** Polled between steps; true makes the run stop and hand the session back to the queue. */
+  shouldRelease?: () => boolean;
+}
+
+export type RunOutcome = 'completed' | 'failed' | 'skipped' | 'superseded';
+
+/** Thrown to ask the queue for another attempt: the failure looked transient and attempts remain. */
+export class RetryableRunError extends Error {
+  override name = 'RetryableRunError';
+}
+
+/**
+ * Advances one session as far as it goes: takes the lease, replays committed
+ * steps, runs the rest, and ends the session as completed or failed. A
+ * transient failure with attempts left is rethrown for the queue to retry;
+ * anything else is written as `session.failed` with its reason.
+ */
+export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunOptions): Promise<RunOutcome> {
+  const { store, notifier } = deps;
+  const taken = await store.acquireLease(sessionId);
+  if (!taken) return 'skipped';
+  const { lease, row } = taken;
+  const publish = (seq: number | undefined) => (seq ? notifier.publish(sessionId, seq).catch(() => {}) : undefined);
+  const run = new SessionRun(
+    deps,
+    sessionId,
+    lease,
+    row.seed,
+    await store.completedSteps(sessionId),
+    opts.signal ?? new AbortController().signal,
+    opts.shouldRelease,
+  );
+  try {
+    await run.step('start', () => ({
+      result: null,
+      events: [event('session.started', { attempt: lease })],
+      patch: { phase: 'intake', progress: { phase: 'intake', percent: 1 } },
+    }));
+    const results = await deliberate(run, row, deps.prompts, deps.settings ?? DEFAULT_SETTINGS);
+    const usage = await store.usage(sessionId);
+    const envs = await store.commit(sessionId, lease, {
+      step: { key: 'complete', result: null },
+      events: [event('usage.updated', usage), event('session.completed', { usage })],
+      patch: {
+        status: 'completed',
+        phase: 'completed',
+        progress: { phase: 'completed', percent: 100 },
+        results: results as unknown as Record<string, unknown>,
+        ended: true,
+      },
+    });
+    await publish(envs.at(-1)?.seq);
+    return 'completed';
+  } catch (err) {
+    if (err instanceof LeaseLostError) return 'superseded';
+    if (err instanceof ReleasedError) throw err;
+    const cause = err instanceof StepFailedError ? err.cause : err;
+    const stepKey = err instanceof StepFailedError ? err.key : null;
+    // The model calls of a failed step were paid for: they go in the ledger either way.
+    if (err instanceof StepFailedError && err.calls.length) {
+      await store.commit(sessionId, lease, { events: [], calls: err.calls }).catch(() => {});
+    }
+    const aborted = opts.signal?.aborted === true;
+    const retryable = !aborted && (cause instanceof LlmError ? cause.retryable : !(cause instanceof Error && cause.name === 'ZodError'));
+    if (retryable && !opts.finalAttempt) {
+      throw new RetryableRunError(`session ${sessionId}: ${describe(cause)}`, { cause });
+    }
+    try {
+      const envs = await store.commit(sessionId, lease, {
+        events: [
+          event('session.failed', {
+            reason: describe(cause),
+            kind: cause instanceof LlmError ? cause.kind : 'internal',
+            step: stepKey,
+            retryable,
+          }),
+        ],
+        patch: {
+          status: 'failed',
+          phase: 'failed',
+          error: { reason: describe(cause), step: stepKey, kind: cause instanceof LlmError ? cause.kind : 'internal' },
+          ended: true,
+        },
+      });
+      await publish(envs.at(-1)?.seq);
+    } catch (commitErr) {
+      if (commitErr instanceof LeaseLostError) return 'superseded';
+      throw commitErr;
+    }
+    return 'failed';
+  }
+}
+
+const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));

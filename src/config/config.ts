@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/** Price of one million tokens, in USD, per model id. */
+const priceSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative(),
+});
+export type Price = z.infer<typeof priceSchema>;
+
+/** List prices (USD per million tokens) for the default models; override with PRICE_TABLE. */
+export const DEFAULT_PRICES: Record<string, Price> = {
+  'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+  'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+};
+
+const int = (dflt: number, min = 0) => z.coerce.number().int().min(min).default(dflt);
+const bool = (dflt: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(dflt ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/postgres'),
+    REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: int(3000).pipe(z.number().max(65535)),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Empty means: anthropic when a key is set, simulated otherwise. */
+    LLM_PROVIDER: z.enum(['simulated', 'anthropic']).optional(),
+    ANTHROPIC_API_KEY: z.string().min(1).optional(),
+    ANTHROPIC_BASE_URL: z.url().optional(),
+    ANTHROPIC_MAX_RETRIES: int(3),
+    ANTHROPIC_TIMEOUT_MS: int(120_000, 1),
+    MODEL_FAST: z.string().min(1).default('claude-haiku-4-5'),
+    MODEL_SMART: z.string().min(1).default('claude-sonnet-4-5'),
+    /** JSON object: model id → { input, output, cacheRead, cacheWrite } USD per MTok. */
+    PRICE_TABLE: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (!raw) return DEFAULT_PRICES;
+        try {
+          return { ...DEFAULT_PRICES, ...z.record(z.string(), priceSchema).parse(JSON.parse(raw)) };
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: `must be a JSON object of model → price: ${(e as Error).message}` });
+          return z.NEVER;
+        }
+      }),
+    /** Simulated provider: milliseconds per call (mean) and jitter share. */
+    SIM_LATENCY_MS: int(0),
+    SIM_JITTER: z.coerce.number().min(0).max(1).default(0.2),
+    /** Queue and worker. */
+    QUEUE_NAME: z.string().regex(/^[a-z0-9_-]+$/i).default('sessions'),
+    WORKER_CONCURRENCY: int(4, 1),
+    JOB_ATTEMPTS: int(3, 1),
+    /** How long a worker's job lock lives without renewal; a killed worker's job is taken over after this. */
+    JOB_LOCK_MS: int(30_000, 1000),
+    STALLED_INTERVAL_MS: int(30_000, 500),
+    /** SSE. */
+    SSE_HEARTBEAT_MS: int(15_000, 100),
+    SSE_RETRY_MS: int(2_000, 0),
+    /** Backstop poll of watched sessions, in case a Redis wake-up is lost. */
+    SSE_POLL_MS: int(5_000, 50),
+    /** A queued or running session idle this long with no live job is re-queued. */
+    RECONCILE_STALE_MS: int(60_000, 100),
+    RECONCILE_INTERVAL_MS: int(30_000, 100),
+    /** Request limits. */
+    MAX_PROBLEM_CHARS: int(20_000, 1),
+    BODY_LIMIT_BYTES: int(256 * 1024, 1024),
+    /** Run migrations when a process starts. */
+    MIGRATE_ON_START: bool(true),
+  })
+  .transform((env) => ({
+    ...env,
+    LLM_PROVIDER: env.LLM_PROVIDER ?? (env.ANTHROPIC_API_KEY ? 'anthropic' : 'simulated'),
+  }))
+  .superRefine((env, ctx) => {
+    if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['ANTHROPIC_API_KEY'], message: 'is required when LLM_PROVIDER=anthropic' });
+    }
+    for (const key of ['MODEL_FAST', 'MODEL_SMART'] as const) {
+      if (!env.PRICE_TABLE[env[key]]) {
+        ctx.addIssue({ code: 'custom', path: ['PRICE_TABLE'], message: `has no price for ${key}=${env[key]}` });
+      }
+    }
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; the only reader of process.env. Empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Record<string, string> = {}): Config {
+  const raw: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...env, ...overrides })) if (v !== undefined && v !== '') raw[k] = v;
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,275 @@
+import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import type { Envelope, EventDraft, Usage } from '../domain/events';
+import { validateEvent } from '../domain/events';
+import type { Database, Db } from './client';
+import { llmCalls, sessionEvents, sessions, steps } from './schema';
+
+export type SessionStatus = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled';
+export const TERMINAL_STATUSES: ReadonlySet<SessionStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type LedgerEntry = Omit<typeof llmCalls.$inferInsert, 'id' | 'sessionId' | 'createdAt'>;
+
+/** What one commit changes besides appending events. */
+export interface SessionPatch {
+  status?: SessionStatus;
+  phase?: string;
+  progress?: Record<string, unknown>;
+  results?: Record<string, unknown>;
+  error?: Record<string, unknown> | null;
+  ended?: boolean;
+}
+
+export interface Commit {
+  step?: { key: string; result: unknown };
+  events: EventDraft[];
+  calls?: LedgerEntry[];
+  patch?: SessionPatch;
+}
+
+/** Thrown when a commit's lease is no longer the session's: a newer worker owns it. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+}
+
+export class SessionNotFoundError extends Error {
+  override name = 'SessionNotFoundError';
+}
+
+export interface NewSession {
+  id: string;
+  tenantId: string;
+  problem: string;
+  context: string;
+  options: Record<string, unknown>;
+  provider: string;
+  seed: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+const toEnvelope = (sessionId: string, r: { seq: number; type: string; data: unknown; ts: Date }): Envelope => ({
+  seq: r.seq,
+  type: r.type,
+  session_id: sessionId,
+  ts: r.ts.toISOString(),
+  data: r.data as Record<string, unknown>,
+});
+
+const encodeCursor = (createdAt: Date, id: string) =>
+  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+
+function decodeCursor(cursor: string): [Date, string] | null {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
+    const date = new Date(at);
+    return typeof id === 'string' && !Number.isNaN(date.getTime()) ? [date, id] : null;
+  } catch {
+    return null;
+  }
+}
+
+export class InvalidCursorError extends Error {
+  override name = 'InvalidCursorError';
+}
+
+/**
+ * The session repository: the only code that writes sessions, their event
+ * log, their steps and their ledger. Every append happens under the session
+ * row's lock, which is what makes `seq` gapless and the lease a fence.
+ */
+export class SessionStore {
+  constructor(private readonly database: Database) {}
+
+  private get db(): Db {
+    return this.database.db;
+  }
+
+  async create(s: NewSession, first: EventDraft): Promise<SessionRow> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(sessions)
+        .values({ ...s, status: 'queued', phase: 'queued', lastSeq: 1 })
+        .returning();
+      await tx.insert(sessionEvents).values({ sessionId: s.id, seq: 1, ...validateEvent(first) });
+      return row!;
+    });
+  }
+
+  async get(id: string, tenantId?: string): Promise<SessionRow | null> {
+    const where = tenantId === undefined ? eq(sessions.id, id) : and(eq(sessions.id, id), eq(sessions.tenantId, tenantId));
+    const [row] = await this.db.select().from(sessions).where(where);
+    return row ?? null;
+  }
+
+  async list(tenantId: string, limit: number, cursor?: string, status?: SessionStatus): Promise<Page<SessionRow>> {
+    const after = cursor === undefined ? null : decodeCursor(cursor);
+    if (cursor !== undefined && !after) throw new InvalidCursorError('cursor is not one this API issued');
+    const rows = await this.db
+      .select()
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.tenantId, tenantId),
+          status ? eq(sessions.status, status) : undefined,
+          after
+            ? or(lt(sessions.createdAt, after[0]), and(eq(sessions.createdAt, after[0]), lt(sessions.id, after[1])))
+            : undefined,
+        ),
+      )
+      .orderBy(desc(sessions.createdAt), desc(sessions.id))
+      .limit(limit + 1);
+    const items = rows.slice(0, limit);
+    const last = items.at(-1);
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  }
+
+  async events(sessionId: string, after: number, limit: number): Promise<Envelope[]> {
+    const rows = await this.db
+      .select({ seq: sessionEvents.seq, type: sessionEvents.type, data: sessionEvents.data, ts: sessionEvents.ts })
+      .from(sessionEvents)
+      .where(and(eq(sessionEvents.sessionId, sessionId), gt(sessionEvents.seq, after)))
+      .orderBy(asc(sessionEvents.seq))
+      .limit(limit);
+    return rows.map((r) => toEnvelope(sessionId, r));
+  }
+
+  /**
+   * Takes the session for a new run: bumps the lease (fencing out any older
+   * run) and marks it running. Null when the session is already over.
+   */
+  async acquireLease(id: string): Promise<{ lease: number; row: SessionRow } | null> {
+    const [row] = await this.db
+      .update(sessions)
+      .set({
+        lease: sql`${sessions.lease} + 1`,
+        status: 'running',
+        startedAt: sql`coalesce(${sessions.startedAt}, now())`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(sessions.id, id), sql`${sessions.status} in ('queued', 'running')`))
+      .returning();
+    return row ? { lease: row.lease, row } : null;
+  }
+
+  async completedSteps(sessionId: string): Promise<Map<string, unknown>> {
+    const rows = await this.db
+      .select({ key: steps.key, result: steps.result })
+      .from(steps)
+      .where(eq(steps.sessionId, sessionId));
+    return new Map(rows.map((r) => [r.key, r.result]));
+  }
+
+  /**
+   * Writes a step's result, its events, its ledger rows and the session patch
+   * in one transaction. With a lease, refuses (LeaseLostError) unless it is
+   * still the session's; without one (API-side writes), refuses on a
+   * terminal session. Returns the appended envelopes.
+   */
+  async commit(sessionId: string, lease: number | null, c: Commit): Promise<Envelope[]> {
+    const drafts = c.events.map(validateEvent);
+    return this.db.transaction(async (tx) => {
+      const [locked] = await tx
+        .select({ lease: sessions.lease, lastSeq: sessions.lastSeq, status: sessions.status })
+        .from(sessions)
+        .where(eq(sessions.id, sessionId))
+        .for('update');
+      if (!locked) throw new SessionNotFoundError(sessionId);
+      if (lease !== null && locked.lease !== lease) {
+        throw new LeaseLostError(`session ${sessionId}: lease ${lease} superseded by ${locked.lease}`);
+      }
+      if (TERMINAL_STATUSES.has(locked.status as SessionStatus)) {
+        throw new LeaseLostError(`session ${sessionId} is already ${locked.status}`);
+      }
+      if (c.step) {
+        await tx.insert(steps).values({ sessionId, key: c.step.key, result: c.step.result as object, lease: locked.lease });
+      }
+      const now = new Date();
+      const rows = drafts.map((d, i) => ({ sessionId, seq: locked.lastSeq + i + 1, type: d.type, data: d.data, ts: now }));
+      if (rows.length) await tx.insert(sessionEvents).values(rows);
+      if (c.calls?.length) await tx.insert(llmCalls).values(c.calls.map((call) => ({ ...call, sessionId })));
+      const p = c.patch ?? {};
+      await tx
+        .update(sessions)
+        .set({
+          lastSeq: locked.lastSeq + rows.length,
+          updatedAt: now,
+          ...(p.status && { status: p.status }),
+          ...(p.phase && { phase: p.phase }),
+          ...(p.progress && { progress: p.progress }),
+          ...(p.results && { results: p.results }),
+          ...(p.error !== undefined && { error: p.error }),
+          ...(p.ended && { endedAt: now }),
+        })
+        .where(eq(sessions.id, sessionId));
+      return rows.map((r) => toEnvelope(sessionId, r));
+    });
+  }
+
+  /** The session's spend so far, summed from the ledger. */
+  async usage(sessionId: string): Promise<Usage> {
+    const rows = await this.db
+      .select({
+        phase: llmCalls.phase,
+        calls: sql<number>`count(*)::int`,
+        inputTokens: sql<number>`sum(${llmCalls.inputTokens})::int`,
+        outputTokens: sql<number>`sum(${llmCalls.outputTokens})::int`,
+        cacheReadTokens: sql<number>`sum(${llmCalls.cacheReadTokens})::int`,
+        cacheWriteTokens: sql<number>`sum(${llmCalls.cacheWriteTokens})::int`,
+        costUsd: sql<number>`sum(${llmCalls.costUsd})::float8`,
+      })
+      .from(llmCalls)
+      .where(eq(llmCalls.sessionId, sessionId))
+      .groupBy(llmCalls.phase);
+    return sumUsage(rows);
+  }
+
+  async ledger(sessionId: string) {
+    return this.db.select().from(llmCalls).where(eq(llmCalls.sessionId, sessionId)).orderBy(asc(llmCalls.id));
+  }
+
+  /** Sessions that should be moving but may have lost their job (e.g. Redis was flushed). */
+  async unfinished(olderThanMs: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(
+        and(
+          sql`${sessions.status} in ('queued', 'running')`,
+          lt(sessions.updatedAt, new Date(Date.now() - olderThanMs)),
+        ),
+      );
+    return rows.map((r) => r.id);
+  }
+}
+
+type PhaseRow = Omit<Usage, 'byPhase'> & { phase: string };
+
+/** Folds per-phase ledger sums into one usage figure. */
+export function sumUsage(rows: PhaseRow[]): Usage {
+  const usage: Usage = {
+    calls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+    byPhase: {},
+  };
+  for (const r of rows) {
+    usage.calls += r.calls;
+    usage.inputTokens += r.inputTokens;
+    usage.outputTokens += r.outputTokens;
+    usage.cacheReadTokens += r.cacheReadTokens;
+    usage.cacheWriteTokens += r.cacheWriteTokens;
+    usage.costUsd += r.costUsd;
+    usage.byPhase[r.phase] = { calls: r.calls, costUsd: round6(r.costUsd) };
+  }
+  usage.costUsd = round6(usage.costUsd);
+  return usage;
+}
+
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;

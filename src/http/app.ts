@@ -1,0 +1,47 @@
+import fastifySse from '@fastify/sse';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ApiDeps } from './deps';
+import { buildOpenApi } from './openapi';
+import { HttpProblem, sendProblem, toProblem } from './problem';
+import { registerRoute, type RouteDef } from './route';
+import { healthRoutes } from './routes/health';
+import { sessionRoutes } from './routes/sessions';
+import { streamRoute } from './routes/stream';
+
+export const API_INFO = {
+  title: 'bo1 — Board of One',
+  version: '1.0.0',
+  description:
+    'A board of AI experts deliberates your decision: clarify, decompose, debate, vote, synthesise. Every step streams over Server-Sent Events from a durable, resumable event log. Errors are application/problem+json (RFC 9457).',
+};
+
+export function allRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
+  return [...sessionRoutes(deps), streamRoute(deps), ...healthRoutes(deps)];
+}
+
+/** The OpenAPI document, generated from the same route definitions the server runs. */
+export const openApiDocument = (deps: ApiDeps) => buildOpenApi(allRoutes(deps), API_INFO);
+
+export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({ bodyLimit: deps.config.BODY_LIMIT_BYTES, ...opts, loggerInstance: deps.log });
+  const routes = allRoutes(deps);
+  const document = buildOpenApi(routes, API_INFO);
+
+  app.setErrorHandler((err, req, reply) => {
+    const problem = toProblem(err as Error);
+    if (problem.status >= 500) req.log.error({ err }, 'request failed');
+    return sendProblem(reply, req, problem);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendProblem(reply, req, new HttpProblem(404, 'not-found', 'Not Found', `no route for ${req.method} ${req.url.split('?')[0]}`)),
+  );
+
+  await app.register(fastifySse, { heartbeatInterval: deps.config.SSE_HEARTBEAT_MS });
+  await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => document);
+  for (const r of routes) registerRoute(app, r);
+  return app;
+}

@@ -1,0 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/config';
+import type { SessionStore } from '../db/session-store';
+import type { SessionsQueue } from '../queue/sessions-queue';
+import type { EventHub } from './event-hub';
+
+/** Everything the HTTP layer needs, injected by the process edge (src/main/api.ts) or a test. */
+export interface ApiDeps {
+  config: Config;
+  store: SessionStore;
+  queue: SessionsQueue;
+  hub: EventHub;
+  providerName: string;
+  /** Open SSE streams: each closer ends its stream with a stream-level closing event. */
+  streams: Set<(reason: string) => void>;
+  checks: Record<string, () => Promise<void>>;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { envelopeSchema, eventDataSchemas } from '../domain/events';
+import { problemSchema } from './problem';
+import type { RouteDef } from './route';
+
+type Json = Record<string, unknown>;
+
+/** JSON Schema 2020-12 (what OpenAPI 3.1 uses), with zod's $defs hoisted into components. */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
+  const raw = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+  const text = JSON.stringify(raw).replaceAll('"#/$defs/', '"#/components/schemas/');
+  const { $schema: _s, $defs, ...rest } = JSON.parse(text) as Json & { $defs?: Json };
+  Object.assign(components, $defs ?? {});
+  return rest;
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query', components: Json): Json[] {
+  if (!schema) return [];
+  const js = schemaOf(schema, 'input', components) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (js.required ?? []).includes(name),
+    ...(typeof s.description === 'string' && { description: s.description }),
+    schema: s,
+  }));
+}
+
+export interface DocInfo {
+  title: string;
+  version: string;
+  description: string;
+}
+
+export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): Json {
+  const components: Json = {};
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const r of routes) {
+    const responses: Json = {};
+    for (const [status, spec] of Object.entries(r.responses)) {
+      const type = spec.contentType ?? (Number(status) >= 400 ? 'application/problem+json' : 'application/json');
+      const schema = spec.schema ? schemaOf(spec.schema, 'output', components) : undefined;
+      responses[status] = {
+        description: spec.description,
+        ...(spec.headers && { headers: spec.headers }),
+        ...((schema || spec.contentType) && { content: { [type]: schema ? { schema } : {} } }),
+      };
+    }
+    const headerParams = Object.entries(r.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: false, ...h }));
+    paths[r.path] ??= {};
+    paths[r.path]![r.method.toLowerCase()] = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description && { description: r.description }),
+      tags: r.tags,
+      parameters: [...parametersOf(r.params, 'path', components), ...parametersOf(r.query, 'query', components), ...headerParams],
+      ...(r.body && {
+        requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body, 'input', components) } } },
+      }),
+      responses,
+    };
+  }
+  components.Problem = schemaOf(problemSchema, 'output', components);
+  components.EventEnvelope = schemaOf(envelopeSchema, 'output', components);
+  for (const [type, schema] of Object.entries(eventDataSchemas)) {
+    components[`Event_${type.replace(/\W/g, '_')}`] = {
+      ...schemaOf(schema as z.ZodType, 'output', components),
+      description: `\`data\` of a \`${type}\` event`,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    components: { schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))) },
+  };
+}

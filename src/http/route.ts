@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { validationProblem } from './problem';
+
+type AnyObject = z.ZodType<Record<string, unknown>>;
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to application/json (problem+json for 4xx/5xx). */
+  contentType?: string;
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
+export interface Input<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/**
+ * A route described once: its zod schemas validate requests at run time and
+ * generate the OpenAPI document, so the two cannot drift apart.
+ */
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+  /** OpenAPI-style path: `/v1/sessions/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Request headers worth documenting (validated by the handler itself). */
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+  responses: Record<number, ResponseSpec>;
+  /** Serves Server-Sent Events (`@fastify/sse`, no Accept negotiation: errors before the first event are problem+json). */
+  sse?: boolean;
+  handler(input: Input<P, Q, B>): Promise<unknown>;
+}
+
+export const defineRoute = <P, Q, B>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> => def;
+
+const parse = <T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T => {
+  if (!schema) return undefined as T;
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) throw validationProblem(where, r.error);
+  return r.data;
+};
+
+export function registerRoute(app: FastifyInstance, def: RouteDef<any, any, any>): void {
+  app.route({
+    method: def.method,
+    url: def.path.replace(/\{(\w+)\}/g, ':$1'),
+    ...(def.sse && { sse: { kind: 'manual' as const } }),
+    handler: async (req, reply) => {
+      const params = parse(def.params, req.params, 'params');
+      const query = parse(def.query, req.query, 'query');
+      const body = def.body ? parse(def.body, req.body === undefined ? undefined : req.body, 'body') : undefined;
+      return def.handler({ params, query, body, req, reply });
+    },
+  });
+}
+
+export type { AnyObject };

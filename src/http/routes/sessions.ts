@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { envelopeSchema, event } from '../../domain/events';
+import { InvalidCursorError } from '../../db/session-store';
+import { HttpProblem, notFound, problemSchema } from '../problem';
+import { defineRoute, type RouteDef } from '../route';
+import {
+  createdSchema,
+  createSessionBody,
+  eventsQuery,
+  listQuery,
+  listSchema,
+  sessionIdParams,
+  snapshotSchema,
+} from '../schemas';
+import { linksFor, snapshotView, summaryView } from '../session-view';
+import type { ApiDeps } from '../deps';
+
+const problems = {
+  400: { description: 'Invalid request; `errors` names each invalid field', schema: problemSchema },
+  404: { description: 'No such session', schema: problemSchema },
+};
+
+export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
+  const { store, queue, config, log } = deps;
+  const tenant = 'default';
+
+  const create = defineRoute({
+    method: 'POST',
+    path: '/v1/sessions',
+    operationId: 'createSession',
+    summary: 'Start a deliberation',
+    description:
+      'Records the session and its `session.created` event, then queues it. Watch it with the `stream` link or poll the `self` link.',
+    tags: ['sessions'],
+    body: createSessionBody(config.MAX_PROBLEM_CHARS),
+    responses: {
+      202: {
+        description: 'Accepted and queued',
+        schema: createdSchema,
+        headers: { Location: { description: 'The session snapshot URL', schema: { type: 'string' } } },
+      },
+      400: problems[400],
+      413: { description: 'Body larger than the configured limit', schema: problemSchema },
+      415: { description: 'Body is not JSON', schema: problemSchema },
+    },
+    handler: async ({ body, reply }) => {
+      const id = randomUUID();
+      const row = await store.create(
+        {
+          id,
+          tenantId: tenant,
+          problem: body.problem,
+          context: body.context,
+          options: { mode: body.mode },
+          provider: deps.providerName,
+          seed: body.seed ?? randomUUID(),
+        },
+        event('session.created', { problem: body.problem, context: body.context, provider: deps.providerName, mode: body.mode }),
+      );
+      // Postgres holds the session now; if Redis is down the worker's reconciler queues it later.
+      await queue.enqueue(id, 'start').catch((err: Error) => log.error({ err, sessionId: id }, 'enqueue failed; the reconciler will retry'));
+      reply.code(202).header('Location', linksFor(id).self);
+      return { id, status: row.status, links: linksFor(id) };
+    },
+  });
+
+  const list = defineRoute({
+    method: 'GET',
+    path: '/v1/sessions',
+    operationId: 'listSessions',
+    summary: 'List sessions, newest first',
+    tags: ['sessions'],
+    query: listQuery,
+    responses: { 200: { description: 'One page', schema: listSchema }, 400: problems[400] },
+    handler: async ({ query }) => {
+      try {
+        const page = await store.list(tenant, query.limit, query.cursor, query.status);
+        return { items: page.items.map(summaryView), next_cursor: page.nextCursor };
+      } catch (err) {
+        if (err instanceof InvalidCursorError) {
+          throw new HttpProblem(400, 'validation-error', 'Invalid request', `query.cursor: ${err.message}`, [
+            { field: 'query.cursor', message: err.message },
+          ]);
+        }
+        throw err;
+      }
+    },
+  });
+
+  const get = defineRoute({
+    method: 'GET',
+    path: '/v1/sessions/{id}',
+    operationId: 'getSession',
+    summary: 'Session snapshot: status, phase, progress, usage and cost, results',
+    tags: ['sessions'],
+    params: sessionIdParams,
+    responses: { 200: { description: 'The snapshot', schema: snapshotSchema }, ...problems },
+    handler: async ({ params }) => {
+      const row = await store.get(params.id, tenant);
+      if (!row) throw notFound(`session ${params.id}`);
+      return snapshotView(row, await store.usage(row.id));
+    },
+  });
+
+  const events = defineRoute({
+    method: 'GET',
+    path: '/v1/sessions/{id}/events',
+    operationId: 'listSessionEvents',
+    summary: 'The session event log as JSON pages',
+    description: 'The same envelopes the stream sends. Page with `after` = the previous page\'s `next_after`.',
+    tags: ['sessions'],
+    params: sessionIdParams,
+    query: eventsQuery,
+    responses: {
+      200: {
+        description: 'Events with seq > after, in order',
+        schema: z.object({ items: z.array(envelopeSchema), next_after: z.number().int(), has_more: z.boolean() }),
+      },
+      ...problems,
+    },
+    handler: async ({ params, query }) => {
+      const row = await store.get(params.id, tenant);
+      if (!row) throw notFound(`session ${params.id}`);
+      const items = await store.events(row.id, query.after, query.limit);
+      const nextAfter = items.at(-1)?.seq ?? query.after;
+      return { items, next_after: nextAfter, has_more: nextAfter < row.lastSeq };
+    },
+  });
+
+  return [create, list, get, events];
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { usageSchema } from '../domain/events';
+
+export const STATUSES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
+
+export const createSessionBody = (maxChars: number) =>
+  z.strictObject({
+    problem: z
+      .string({ error: 'is required and must be a string' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(maxChars, `must be at most ${maxChars} characters`)
+      .describe('The decision to deliberate, in natural language'),
+    context: z
+      .string()
+      .trim()
+      .max(maxChars, `must be at most ${maxChars} characters`)
+      .default('')
+      .describe('Resources, constraints, success criteria: anything the board should know'),
+    seed: z
+      .string()
+      .trim()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe('Seed for the simulated provider: the same seed and problem give the same deliberation'),
+    mode: z.enum(['auto']).default('auto').describe('auto: no pauses; clarifications become recorded assumptions'),
+  });
+
+export const sessionIdParams = z.object({ id: z.uuid({ error: 'must be a session id (UUID)' }) });
+
+export const linksSchema = z.object({ self: z.string(), stream: z.string(), events: z.string() });
+
+export const createdSchema = z
+  .object({ id: z.uuid(), status: z.enum(STATUSES), links: linksSchema })
+  .meta({ id: 'SessionCreated' });
+
+export const snapshotSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(STATUSES),
+    phase: z.string(),
+    provider: z.string().describe('Which LLM provider runs this session; "simulated" means no real model is called'),
+    simulated: z.boolean(),
+    mode: z.string(),
+    problem: z.string(),
+    context: z.string(),
+    progress: z.record(z.string(), z.unknown()),
+    usage: usageSchema,
+    results: z.record(z.string(), z.unknown()).nullable(),
+    error: z.record(z.string(), z.unknown()).nullable(),
+    last_seq: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    started_at: z.string().nullable(),
+    ended_at: z.string().nullable(),
+    links: linksSchema,
+  })
+  .meta({ id: 'SessionSnapshot' });
+
+export const sessionSummarySchema = snapshotSchema
+  .pick({ id: true, status: true, phase: true, provider: true, problem: true, created_at: true, updated_at: true, links: true })
+  .meta({ id: 'SessionSummary' });
+
+export const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1-100'),
+  cursor: z.string().min(1).optional().describe('`next_cursor` from the previous page'),
+  status: z.enum(STATUSES).optional(),
+});
+
+export const listSchema = z.object({ items: z.array(sessionSummarySchema), next_cursor: z.string().nullable() });
+
+export const eventsQuery = z.object({
+  after: z.coerce.number().int().min(0).default(0).describe('Return events with seq greater than this'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const streamQuery = z.object({
+  after: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Replay events after this seq; the Last-Event-ID header takes precedence when both are sent'),
+});

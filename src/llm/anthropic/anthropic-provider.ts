@@ -1,0 +1,197 @@
+/**
+ * The `anthropic` adapter of the LLM port: a thin translation onto the official
+ * SDK. Transport retries are the SDK's (408/409/429/5xx/529, honouring
+ * `retry-after`); this adapter only vetoes retrying spend-limit 429s and maps
+ * errors to LlmError.
+ */
+import Anthropic, {
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  AnthropicError,
+} from '@anthropic-ai/sdk';
+import type {
+  Message,
+  MessageCreateParamsNonStreaming,
+  TextBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import {
+  LlmError,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmResponse,
+  type StopReason,
+} from '../../ports/llm';
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  baseURL?: string;
+  maxRetries: number;
+  timeoutMs: number;
+}
+
+type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+const STOP_REASONS = new Set<string>(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'refusal']);
+
+/** True when an error body says the account is out of money/quota: waiting won't help, so never retry. */
+export function isSpendLimitBody(body: unknown): boolean {
+  const err = (body as { error?: { type?: unknown; message?: unknown; details?: { error_code?: unknown } } } | null)
+    ?.error;
+  if (!err) return false;
+  if (err.type === 'billing_error') return true;
+  const code = err.details?.error_code;
+  if (typeof code === 'string' && /spend_limit|billing/i.test(code)) return true;
+  return typeof err.message === 'string' && /spend|credit|billing|usage limit/i.test(err.message);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Wraps fetch to count transport attempts and to mark spend-limit 429s with
+ * `x-should-retry: false`, which the SDK's shouldRetry obeys before its
+ * status-based rules.
+ */
+function guardedFetch(base: FetchFn, onAttempt: () => void): FetchFn {
+  return async (input, init) => {
+    onAttempt();
+    const res = await base(input, init);
+    if (res.status !== 429) return res;
+    const text = await res.text();
+    const headers = new Headers(res.headers);
+    // The body is already decoded; stale framing headers would lie about it.
+    headers.delete('content-encoding');
+    headers.delete('content-length');
+    if (isSpendLimitBody(parseJson(text))) headers.set('x-should-retry', 'false');
+    return new Response(text, { status: res.status, statusText: res.statusText, headers });
+  };
+}
+
+function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
+  const system: TextBlockParam[] = req.system.map((text, i) =>
+    i === req.cacheablePrefix - 1 ? { type: 'text', text, cache_control: { type: 'ephemeral' } } : { type: 'text', text },
+  );
+  const params: MessageCreateParamsNonStreaming = {
+    model: req.model,
+    max_tokens: req.maxTokens,
+    system,
+    messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+  };
+  // `temperature` is deliberately not sent: API version 2026-10-21 (what SDK 1.12 speaks) dropped it.
+  if (req.json) {
+    // Structured output via a forced tool: the model must "call" it with the object.
+    params.tools = [
+      {
+        name: req.json.name,
+        description: req.json.description,
+        input_schema: { ...req.json.schema, type: 'object' },
+      },
+    ];
+    params.tool_choice = { type: 'tool', name: req.json.name };
+  }
+  return params;
+}
+
+function toResponse(req: LlmRequest, msg: Message, attempts: number): LlmResponse {
+  let text: string;
+  const tool = req.json
+    ? msg.content.find((b) => b.type === 'tool_use' && b.name === req.json?.name)
+    : undefined;
+  if (tool && tool.type === 'tool_use') {
+    text = JSON.stringify(tool.input ?? {});
+  } else {
+    // No tool block (e.g. refusal or truncation): hand back whatever text came; the gateway validates.
+    text = msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  }
+  const stop = msg.stop_reason;
+  const usage = msg.usage;
+  return {
+    text,
+    model: msg.model,
+    stopReason: stop !== null && STOP_REASONS.has(stop) ? (stop as StopReason) : 'other',
+    usage: {
+      inputTokens: usage.input_tokens,
+      outputTokens: usage.output_tokens,
+      cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+      cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+    },
+    attempts,
+  };
+}
+
+/** Maps anything the SDK throws onto the port's single error type. */
+export function toLlmError(err: unknown, signal?: AbortSignal): LlmError {
+  if (err instanceof LlmError) return err;
+  const opts = { cause: err };
+  if (signal?.aborted || err instanceof APIUserAbortError) {
+    return new LlmError('aborted', 'anthropic: request aborted', false, undefined, opts);
+  }
+  if (err instanceof APIConnectionError) {
+    return new LlmError('network', `anthropic: ${err.message}`, true, undefined, opts);
+  }
+  if (err instanceof APIError) {
+    const status = err.status;
+    const msg = `anthropic${status ? ` ${status}` : ''}: ${err.apiMessage ?? err.message}`;
+    const make = (kind: LlmError['kind'], retryable: boolean) => new LlmError(kind, msg, retryable, status, opts);
+    if (status === undefined) {
+      // An `error` event in the middle of an SSE stream: classify by the error type.
+      if (err.type === 'overloaded_error') return make('overloaded', true);
+      if (err.type === 'rate_limit_error') return make('rate_limited', true);
+      if (err.type === 'billing_error') return make('spend_limit', false);
+      if (err.type === 'invalid_request_error') return make('bad_request', false);
+      return make('server', true);
+    }
+    if (status === 429) return isSpendLimitBody(err.error) ? make('spend_limit', false) : make('rate_limited', true);
+    if (status === 402) return make('spend_limit', false);
+    if (status === 529) return make('overloaded', true);
+    if (status >= 500 || status === 408 || status === 409) return make('server', true);
+    if (status === 401 || status === 403) return make('auth', false);
+    return make('bad_request', false);
+  }
+  if (err instanceof AnthropicError) {
+    // SDK-level failures without a status, e.g. a stream that ended before message_stop.
+    return new LlmError('network', `anthropic: ${err.message}`, true, undefined, opts);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new LlmError('server', `anthropic: ${message}`, false, undefined, opts);
+}
+
+export function createAnthropicProvider(opts: AnthropicProviderOptions): LlmProvider {
+  return {
+    name: 'anthropic',
+    async generate(req: LlmRequest): Promise<LlmResponse> {
+      let attempts = 0;
+      // A client per call so the fetch wrapper counts this call's attempts only; construction is cheap.
+      const client = new Anthropic({
+        apiKey: opts.apiKey,
+        ...(opts.baseURL !== undefined ? { baseURL: opts.baseURL } : {}),
+        maxRetries: opts.maxRetries,
+        timeout: opts.timeoutMs,
+        fetch: guardedFetch(globalThis.fetch, () => attempts++),
+      });
+      const params = buildParams(req);
+      const reqOpts = req.signal ? { signal: req.signal } : {};
+      try {
+        let msg: Message;
+        const onDelta = req.onDelta;
+        if (onDelta) {
+          const stream = client.messages.stream(params, reqOpts);
+          stream.on('text', (delta) => onDelta(delta));
+          stream.on('inputJson', (partial) => onDelta(partial));
+          msg = await stream.finalMessage();
+        } else {
+          msg = await client.messages.create(params, reqOpts);
+        }
+        return toResponse(req, msg, attempts);
+      } catch (err) {
+        throw toLlmError(err, req.signal);
+      }
+    },
+  };
+}

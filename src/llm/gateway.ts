@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import type { Price } from '../config/config';
+import type { LedgerEntry } from '../db/session-store';
+import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse, type LlmUsage, type Tier } from '../ports/llm';
+import type { RenderedPrompt } from './prompts';
+
+export interface CallSpec<T> {
+  tier: Tier;
+  /** Cost bucket in the ledger (intake, decomposition, debate, voting, synthesis, …). */
+  phase: string;
+  purpose: string;
+  prompt: RenderedPrompt;
+  maxTokens: number;
+  /** Structured output: validated with zod, one repair attempt. Omit for free text. */
+  schema?: z.ZodType<T>;
+  temperature?: number;
+  hints?: Record<string, unknown>;
+}
+
+export interface CallContext {
+  /** Deterministic step key; with the attempt number it seeds the simulated provider. */
+  key: string;
+  signal?: AbortSignal;
+  /** Receives one ledger entry per raw model call, failed ones included. */
+  record(entry: LedgerEntry): void;
+  onDelta?: (delta: string) => void;
+}
+
+export interface CallResult<T> {
+  output: T;
+  text: string;
+}
+
+export interface GatewayOptions {
+  models: Record<Tier, string>;
+  prices: Record<string, Price>;
+  /** Ceiling for the room a truncated answer is retried with. */
+  maxTokensCeiling?: number;
+}
+
+export function costOf(price: Price | undefined, u: LlmUsage): number {
+  if (!price) return 0;
+  return (
+    (u.inputTokens * price.input +
+      u.outputTokens * price.output +
+      u.cacheReadTokens * price.cacheRead +
+      u.cacheWriteTokens * price.cacheWrite) /
+    1e6
+  );
+}
+
+/** Pulls the JSON object out of a reply, tolerating a Markdown fence or prose around it. */
+export function extractJson(text: string): unknown {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  const body = fenced ? fenced[1]! : text;
+  const start = body.indexOf('{');
+  const end = body.lastIndexOf('}');
+  if (start < 0 || end < start) throw new Error('no JSON object in the reply');
+  return JSON.parse(body.slice(start, end + 1));
+}
+
+/**
+ * The one way the engine talks to a model: picks the tier's model, asks for
+ * structured output, validates it, repairs once, retries a truncated answer
+ * once with more room, and prices and records every raw call.
+ */
+export class LlmGateway {
+  constructor(
+    readonly provider: LlmProvider,
+    private readonly opts: GatewayOptions,
+  ) {}
+
+  async call<T = string>(spec: CallSpec<T>, ctx: CallContext): Promise<CallResult<T>> {
+    const model = this.opts.models[spec.tier];
+    const base: LlmRequest = {
+      model,
+      system: spec.prompt.system,
+      cacheablePrefix: spec.prompt.system.length,
+      messages: [{ role: 'user', content: spec.prompt.user }],
+      maxTokens: spec.maxTokens,
+      purpose: spec.purpose,
+      key: ctx.key,
+      ...(spec.temperature !== undefined && { temperature: spec.temperature }),
+      ...(spec.hints && { hints: spec.hints }),
+      ...(spec.schema && {
+        json: { name: spec.purpose, description: `Answer for ${spec.purpose}`, schema: toJsonSchema(spec.schema) },
+      }),
+      ...(ctx.signal && { signal: ctx.signal }),
+      ...(ctx.onDelta && { onDelta: ctx.onDelta }),
+    };
+    let attempt = 0;
+    let req = base;
+    let repaired = false;
+    let widened = false;
+    for (;;) {
+      attempt += 1;
+      const res = await this.raw(spec, ctx, { ...req, key: `${ctx.key}#${attempt}` }, attempt);
+      if (res.stopReason === 'refusal') {
+        throw new LlmError('refused', `the model refused the ${spec.purpose} request`, false);
+      }
+      if (res.stopReason === 'max_tokens') {
+        const ceiling = this.opts.maxTokensCeiling ?? 8192;
+        if (widened || req.maxTokens >= ceiling) {
+          throw new LlmError('truncated', `${spec.purpose}: the answer was cut off at ${req.maxTokens} tokens`, false);
+        }
+        widened = true;
+        req = { ...req, maxTokens: Math.min(ceiling, req.maxTokens * 2) };
+        continue;
+      }
+      if (!spec.schema) return { output: res.text as T, text: res.text };
+      const parsed = parse(spec.schema, res.text);
+      if (parsed.ok) return { output: parsed.value, text: res.text };
+      if (repaired) {
+        throw new LlmError('invalid_output', `${spec.purpose}: the answer did not match its schema after one repair: ${parsed.error}`, false);
+      }
+      repaired = true;
+      req = {
+        ...req,
+        messages: [
+          ...base.messages,
+          { role: 'assistant', content: res.text },
+          {
+            role: 'user',
+            content: `That answer is invalid: ${parsed.error}\nReply again with only the corrected JSON object, nothing else.`,
+          },
+        ],
+      };
+    }
+  }
+
+  private async raw<T>(spec: CallSpec<T>, ctx: CallContext, req: LlmRequest, attempt: number): Promise<LlmResponse> {
+    const started = performance.now();
+    const entry = (usage: LlmUsage, outcome: string, model = req.model): LedgerEntry => ({
+      stepKey: ctx.key,
+      provider: this.provider.name,
+      model,
+      phase: spec.phase,
+      purpose: spec.purpose,
+      promptVersion: spec.prompt.version,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
+      costUsd: costOf(this.opts.prices[model], usage),
+      latencyMs: Math.round(performance.now() - started),
+      attempt,
+      outcome,
+    });
+    try {
+      const res = await this.provider.generate(req);
+      const outcome = res.stopReason === 'max_tokens' ? 'truncated' : res.stopReason === 'refusal' ? 'refused' : 'ok';
+      ctx.record(entry(res.usage, outcome, res.model));
+      return res;
+    } catch (err) {
+      ctx.record(entry({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, `error:${errorKind(err)}`));
+      throw err;
+    }
+  }
+}
+
+const errorKind = (err: unknown) => (err instanceof LlmError ? err.kind : 'unknown');
+
+function parse<T>(schema: z.ZodType<T>, text: string): { ok: true; value: T } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = extractJson(text);
+  } catch (e) {
+    return { ok: false, error: `not valid JSON (${(e as Error).message})` };
+  }
+  const r = schema.safeParse(json);
+  return r.success ? { ok: true, value: r.data } : { ok: false, error: z.prettifyError(r.error) };
+}
+
+const schemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  let js = schemaCache.get(schema);
+  if (!js) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    js = rest;
+    schemaCache.set(schema, js);
+  }
+  return js;
+}

@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { reconcile } from '../app/reconciler';
+import type { RunnerDeps } from '../app/run-session';
+import type { Config } from '../config/config';
+import { openDatabase, runMigrations, type Database } from '../db/client';
+import { SessionStore } from '../db/session-store';
+import { buildApp } from '../http/app';
+import { EventHub } from '../http/event-hub';
+import { CLOSING_EVENT } from '../http/routes/stream';
+import type { LlmProvider } from '../ports/llm';
+import { createGateway } from '../llm/provider';
+import { loadPrompts } from '../llm/prompts';
+import { openRedis, RedisNotifier } from '../queue/redis';
+import { startSessionWorker } from '../queue/session-worker';
+import { SessionsQueue } from '../queue/sessions-queue';
+
+export function createLogger(config: Config, name: string): Logger {
+  return pino({ name, level: config.LOG_LEVEL });
+}
+
+export interface Running {
+  stop(): Promise<void>;
+}
+
+export interface RunningApi extends Running {
+  app: FastifyInstance;
+  url: string;
+}
+
+async function openDb(config: Config): Promise<Database> {
+  const database = openDatabase(config.DATABASE_URL);
+  if (config.MIGRATE_ON_START) await runMigrations(database);
+  return database;
+}
+
+/** The API process: HTTP, SSE fan-out, enqueueing. Listens on HOST:PORT (PORT 0 picks a free one). */
+export async function startApi(config: Config, log: Logger = createLogger(config, 'api')): Promise<RunningApi> {
+  const database = await openDb(config);
+  const redis = openRedis(config.REDIS_URL, 'bo1-api');
+  const subscriber = openRedis(config.REDIS_URL, 'bo1-api-sub');
+  const store = new SessionStore(database);
+  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS });
+  const hub = new EventHub((id, after, limit) => store.events(id, after, limit), subscriber, config.SSE_POLL_MS, (err) =>
+    log.warn({ err }, 'event hub read failed; will retry on the next wake-up'),
+  );
+  const streams = new Set<(reason: string) => void>();
+  const app = await buildApp({
+    config,
+    store,
+    queue,
+    hub,
+    streams,
+    providerName: config.LLM_PROVIDER,
+    log,
+    checks: {
+      postgres: async () => void (await database.pool.query('select 1')),
+      redis: async () => void (await redis.ping()),
+      worker: async () => {
+        if ((await queue.workersCount()) < 1) throw new Error(`no worker is connected to queue ${config.QUEUE_NAME}`);
+      },
+    },
+  });
+  const address = await app.listen({ host: config.HOST, port: config.PORT });
+  log.info({ provider: config.LLM_PROVIDER, address }, config.LLM_PROVIDER === 'simulated' ? 'bo1 api up — SIMULATED board (no model is called)' : 'bo1 api up');
+  return {
+    app,
+    url: address,
+    stop: async () => {
+      // Stop accepting first, then end open streams with a closing event so clients reconnect elsewhere.
+      const closing = app.close();
+      for (const close of [...streams]) close('server_shutdown');
+      log.info({ event: CLOSING_EVENT }, 'open streams told to reconnect');
+      await closing;
+      hub.close();
+      await queue.close();
+      subscriber.disconnect();
+      redis.disconnect();
+      await database.close();
+    },
+  };
+}
+
+/** The worker process: runs session jobs, and reconciles sessions whose jobs Redis lost. */
+export async function startWorker(
+  config: Config,
+  log: Logger = createLogger(config, 'worker'),
+  provider?: LlmProvider,
+): Promise<Running> {
+  const database = await openDb(config);
+  const redis = openRedis(config.REDIS_URL, 'bo1-worker');
+  const store = new SessionStore(database);
+  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS });
+  const deps: RunnerDeps = {
+    store,
+    gateway: createGateway(config, provider),
+    notifier: new RedisNotifier(redis),
+    prompts: loadPrompts(),
+  };
+  const jobsConnection = openRedis(config.REDIS_URL, 'bo1-worker-jobs');
+  const worker = startSessionWorker(
+    deps,
+    jobsConnection,
+    {
+      queueName: config.QUEUE_NAME,
+      concurrency: config.WORKER_CONCURRENCY,
+      lockDurationMs: config.JOB_LOCK_MS,
+      stalledIntervalMs: config.STALLED_INTERVAL_MS,
+    },
+    (msg, extra) => log.info(extra ?? {}, msg),
+  );
+  const sweep = async () => {
+    try {
+      const requeued = await reconcile(store, queue, config.RECONCILE_STALE_MS);
+      if (requeued.length) log.warn({ requeued }, 're-queued sessions that had no live job');
+    } catch (err) {
+      log.warn({ err }, 'reconcile failed');
+    }
+  };
+  const timer = setInterval(sweep, config.RECONCILE_INTERVAL_MS);
+  timer.unref();
+  void sweep();
+  log.info({ provider: deps.gateway.provider.name, queue: config.QUEUE_NAME }, 'bo1 worker up');
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await worker.close();
+      await queue.close();
+      jobsConnection.disconnect();
+      redis.disconnect();
+      await database.close();
+    },
+  };
+}

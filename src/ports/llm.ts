@@ -1,0 +1,93 @@
+/**
+ * The LLM port: one raw call to a model. Structured output, repair, truncation
+ * retries, pricing and the ledger live above it (src/llm/gateway.ts), so every
+ * adapter stays a thin translation of this shape.
+ */
+
+export type Tier = 'fast' | 'smart';
+
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmRequest {
+  /** Resolved model id (from the tier's config). */
+  model: string;
+  /**
+   * System prompt blocks, stable first. Adapters that support prompt caching
+   * put a cache breakpoint after block `cacheablePrefix - 1`.
+   */
+  system: string[];
+  /** How many leading `system` blocks are stable across calls (cacheable). */
+  cacheablePrefix: number;
+  messages: LlmMessage[];
+  maxTokens: number;
+  temperature?: number;
+  /**
+   * When set, the model must answer with one JSON object matching this JSON
+   * Schema; adapters return that object serialized as `text`. The caller
+   * still validates it.
+   */
+  json?: { name: string; description: string; schema: Record<string, unknown> };
+  /** Aborting cancels the in-flight request; the adapter rejects with LlmError kind 'aborted'. */
+  signal?: AbortSignal;
+  /** Deterministic identity of this call (step key + attempt); the simulated adapter seeds from it. */
+  key: string;
+  /** What the call is for (e.g. 'opening_statement'); the simulated adapter dispatches on it. */
+  purpose: string;
+  /** Structured facts the simulated adapter reads instead of parsing the prompt. Real adapters ignore it. */
+  hints?: Record<string, unknown>;
+  /** When given, the adapter streams and reports text deltas as they arrive. */
+  onDelta?: (delta: string) => void;
+}
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'other';
+
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export interface LlmResponse {
+  text: string;
+  model: string;
+  stopReason: StopReason;
+  usage: LlmUsage;
+  /** Transport attempts this call took, SDK retries included (1 = no retry). */
+  attempts: number;
+}
+
+export interface LlmProvider {
+  readonly name: 'anthropic' | 'simulated' | 'fake';
+  generate(req: LlmRequest): Promise<LlmResponse>;
+}
+
+export type LlmErrorKind =
+  | 'rate_limited'
+  | 'spend_limit'
+  | 'overloaded'
+  | 'server'
+  | 'bad_request'
+  | 'auth'
+  | 'network'
+  | 'aborted'
+  | 'invalid_output'
+  | 'truncated'
+  | 'refused';
+
+/** The one error every adapter and the gateway throw; `retryable` is the single retry decision. */
+export class LlmError extends Error {
+  override name = 'LlmError';
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

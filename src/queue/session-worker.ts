@@ -1,0 +1,65 @@
+import { DelayedError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { ReleasedError } from '../app/session-run';
+import { runSession, type RunnerDeps } from '../app/run-session';
+import { advanceJobSchema, type AdvanceJob } from './sessions-queue';
+
+export interface WorkerSettings {
+  queueName: string;
+  concurrency: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+}
+
+export interface SessionWorker {
+  worker: Worker<AdvanceJob>;
+  /** Stops taking jobs, lets in-flight steps commit, hands unfinished sessions back to the queue. */
+  close(): Promise<void>;
+}
+
+/**
+ * The thin processor: validates the job, runs the session, and turns the
+ * run's control-flow outcomes into queue semantics (retry, or back to the
+ * queue untouched on shutdown).
+ */
+export function startSessionWorker(deps: RunnerDeps, connection: Redis, s: WorkerSettings, log: (msg: string, extra?: object) => void): SessionWorker {
+  let stopping = false;
+  const worker = new Worker<AdvanceJob>(
+    s.queueName,
+    async (job: Job<AdvanceJob>, token?: string) => {
+      const { sessionId } = advanceJobSchema.parse(job.data);
+      const attempts = job.opts.attempts ?? 1;
+      try {
+        const outcome = await runSession(deps, sessionId, {
+          finalAttempt: job.attemptsMade + 1 >= attempts,
+          shouldRelease: () => stopping,
+        });
+        log('session run ended', { sessionId, outcome, attempt: job.attemptsMade + 1 });
+        return outcome;
+      } catch (err) {
+        if (err instanceof ReleasedError) {
+          // Back to the queue without spending an attempt; another worker resumes after the last committed step.
+          await job.moveToDelayed(Date.now(), token);
+          throw new DelayedError();
+        }
+        throw err;
+      }
+    },
+    {
+      connection,
+      concurrency: s.concurrency,
+      lockDuration: s.lockDurationMs,
+      stalledInterval: s.stalledIntervalMs,
+      maxStalledCount: 5,
+      autorun: true,
+    },
+  );
+  worker.on('error', (err) => log('worker error', { err: err.message }));
+  return {
+    worker,
+    close: async () => {
+      stopping = true;
+      await worker.close();
+    },
+  };
+}

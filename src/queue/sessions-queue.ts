@@ -1,0 +1,50 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+export const advanceJobSchema = z.object({ sessionId: z.uuid() });
+export type AdvanceJob = z.infer<typeof advanceJobSchema>;
+export const ADVANCE_JOB = 'advance';
+
+export interface QueueSettings {
+  name: string;
+  attempts: number;
+}
+
+/**
+ * The queue that advances sessions. A job id is derived from the session and
+ * the reason it was enqueued, so enqueueing the same continuation twice is a no-op.
+ */
+export class SessionsQueue {
+  readonly queue: Queue<AdvanceJob>;
+
+  constructor(connection: Redis, settings: QueueSettings) {
+    this.queue = new Queue<AdvanceJob>(settings.name, {
+      connection,
+      defaultJobOptions: {
+        attempts: settings.attempts,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 3600, count: 1000 },
+        removeOnFail: { age: 24 * 3600 },
+      },
+    });
+  }
+
+  async enqueue(sessionId: string, reason: string): Promise<void> {
+    await this.queue.add(ADVANCE_JOB, { sessionId }, { jobId: `${sessionId}.${reason}` });
+  }
+
+  /** Sessions with a job waiting, delayed or running. */
+  async liveSessionIds(): Promise<Set<string>> {
+    const jobs = await this.queue.getJobs(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
+    return new Set(jobs.flatMap((j) => (j ? [j.data.sessionId] : [])));
+  }
+
+  workersCount(): Promise<number> {
+    return this.queue.getWorkersCount();
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * A scriptable local stand-in for the Anthropic Messages API, faithful enough
+ * on the wire (JSON bodies, SSE events, error envelopes, retry headers) that the
+ * real SDK runs against it unmodified.
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+interface ReplyTiming {
+  /** Wait this long before answering (to exercise aborts and timeouts). */
+  delayMs?: number;
+}
+export type FakeTextReply = ReplyTiming & { text: string; stopReason?: string; usage?: Partial<FakeUsage> };
+export type FakeToolReply = ReplyTiming & {
+  toolInput: Record<string, unknown>;
+  /** Defaults to the tool the request forced (tool_choice), else the first tool. */
+  toolName?: string;
+  stopReason?: string;
+  usage?: Partial<FakeUsage>;
+};
+export type FakeErrorReply = ReplyTiming & {
+  status: number;
+  /** Defaults to the real envelope `{ type: 'error', error: { type, message } }` for the status. */
+  body?: object;
+  headers?: Record<string, string>;
+};
+export type FakeReply = FakeTextReply | FakeToolReply | FakeErrorReply;
+
+/** The subset of the request body tests look at. */
+export interface FakeRequestBody {
+  model?: string;
+  max_tokens?: number;
+  stream?: boolean;
+  system?: Array<{ type: string; text: string; cache_control?: { type: string } }>;
+  messages?: Array<{ role: string; content: unknown }>;
+  tools?: Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
+  tool_choice?: { type: string; name?: string };
+  [k: string]: unknown;
+}
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: FakeRequestBody;
+}
+
+export interface FakeAnthropic {
+  url: string;
+  requests: FakeRequest[];
+  enqueue(...replies: FakeReply[]): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_REPLY: FakeTextReply = { text: 'ok' };
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+export function errorBody(status: number, message = `fake error ${status}`, type?: string): object {
+  return { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? 'api_error', message } };
+}
+
+let seq = 0;
+
+export async function startFakeAnthropic(): Promise<FakeAnthropic> {
+  const queue: FakeReply[] = [];
+  const requests: FakeRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const body = (raw ? JSON.parse(raw) : {}) as FakeRequestBody;
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+      if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
+        sendJson(res, 404, errorBody(404, `no route ${req.method} ${req.url}`), {});
+        return;
+      }
+      const reply = queue.shift() ?? DEFAULT_REPLY;
+      const answer = (): void => {
+        if (!res.destroyed) respond(res, body, reply);
+      };
+      if (reply.delayMs) {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          answer();
+        }, reply.delayMs);
+        timers.add(t);
+        // Client gave up (abort): drop the pending answer.
+        res.on('close', () => {
+          clearTimeout(t);
+          timers.delete(t);
+        });
+      } else {
+        answer();
+      }
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    enqueue: (...replies) => void queue.push(...replies),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): void {
+  if ('status' in reply) {
+    sendJson(res, reply.status, reply.body ?? errorBody(reply.status), reply.headers ?? {});
+    return;
+  }
+  const id = `msg_fake_${++seq}`;
+  const model = req.model ?? 'claude-fake';
+  const usage: FakeUsage = {
+    input_tokens: 10,
+    output_tokens: 5,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    ...reply.usage,
+  };
+  const isTool = 'toolInput' in reply;
+  const toolName = isTool ? (reply.toolName ?? req.tool_choice?.name ?? req.tools?.[0]?.name ?? 'tool') : '';
+  const stopReason = reply.stopReason ?? (isTool ? 'tool_use' : 'end_turn');
+  const block = isTool
+    ? { type: 'tool_use', id: `toolu_fake_${seq}`, name: toolName, input: reply.toolInput }
+    : { type: 'text', text: reply.text, citations: null };
+
+  if (!req.stream) {
+    sendJson(
+      res,
+      200,
+      {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [block],
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage,
+      },
+      {},
+    );
+    return;
+  }
+
+  // SSE: the same event sequence and shapes the real API streams.
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${id}` });
+  const send = (event: string, data: object): void => {
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  send('message_start', {
+    type: 'message_start',
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
+  });
+  if (isTool) {
+    send('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: `toolu_fake_${seq}`, name: toolName, input: {} },
+    });
+    for (const part of chunk(JSON.stringify(reply.toolInput), 8)) {
+      send('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: part },
+      });
+    }
+  } else {
+    send('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '', citations: null },
+    });
+    send('ping', { type: 'ping' });
+    for (const part of splitWords(reply.text)) {
+      send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: part } });
+    }
+  }
+  send('content_block_stop', { type: 'content_block_stop', index: 0 });
+  send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: {
+      output_tokens: usage.output_tokens,
+      input_tokens: usage.input_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens,
+      cache_read_input_tokens: usage.cache_read_input_tokens,
+    },
+  });
+  send('message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+function sendJson(res: ServerResponse, status: number, body: object, headers: Record<string, string>): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_fake_${++seq}`, ...headers });
+  res.end(payload);
+}
+
+/** Word-sized deltas ("Hello ", "world"), so tests can predict them. */
+export function splitWords(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+function chunk(s: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
+  return out;
+}
