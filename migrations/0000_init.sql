@@ -51,7 +51,7 @@ CREATE TABLE "sessions" (
 CREATE TABLE "steps" (
 	"session_id" uuid NOT NULL,
 	"key" text NOT NULL,
-	"result" jsonb NOT NULL,
+	"result" jsonb,
 	"lease" integer NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "steps_session_id_key_pk" PRIMARY KEY("session_id","key")

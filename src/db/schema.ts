@@ -63,7 +63,7 @@ export const steps = pgTable(
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
-    result: jsonb('result').notNull(),
+    result: jsonb('result'),
     lease: integer('lease').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },

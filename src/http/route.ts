@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { validationProblem } from './problem';
+import { HttpProblem, validationProblem } from './problem';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -60,7 +60,10 @@ export function registerRoute(app: FastifyInstance, def: RouteDef<any, any, any>
     handler: async (req, reply) => {
       const params = parse(def.params, req.params, 'params');
       const query = parse(def.query, req.query, 'query');
-      const body = def.body ? parse(def.body, req.body === undefined ? undefined : req.body, 'body') : undefined;
+      if (def.body && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '')) {
+        throw new HttpProblem(415, 'unsupported-media-type', 'Unsupported Media Type', 'send the body as application/json');
+      }
+      const body = def.body ? parse(def.body, req.body, 'body') : undefined;
       return def.handler({ params, query, body, req, reply });
     },
   });

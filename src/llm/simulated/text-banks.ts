@@ -78,7 +78,81 @@ export const DEFAULT_VOICE: Voice = {
 
 export const DEFAULT_CONCERNS = ['hidden costs', 'execution risk', 'opportunity cost'];
 
+// ---- decomposition: one sub-problem per domain ----
+
+/** Goal slots ({budget}, {runway}, …) are filled from facts found in the problem and context. */
+export const SUBPROBLEM_TEMPLATES: Record<
+  'strategy' | 'finance' | 'market' | 'technical' | 'people' | 'legal' | 'risk' | 'product' | 'operations' | 'measures',
+  { title: string; goal: string; criteria: string[]; note: string }
+> = {
+  strategy: {
+    title: 'Overall direction',
+    goal: 'Decide the overall direction to commit to, and what would make you change it later.',
+    criteria: ['A single direction the board can state in one sentence', 'Fits the stated resources and timeline'],
+    note: 'This sets the frame the other decisions build on.',
+  },
+  finance: {
+    title: 'Budget, runway and financial threshold',
+    goal: 'Decide how much of {budget}{runway} this may consume, and the financial signal that would trigger a change of course.',
+    criteria: ['Leaves a cash buffer for at least three months', 'A spending ceiling is written down'],
+    note: 'Cash and runway bound every other choice.',
+  },
+  market: {
+    title: 'Target customers and first channel',
+    goal: 'Decide which customers to serve first{audience} and which channel will reach them at an acceptable acquisition cost.',
+    criteria: ['A named customer segment', 'An acquisition cost the margins can carry'],
+    note: 'Where demand comes from decides how fast anything else pays off.',
+  },
+  technical: {
+    title: 'Technical approach and migration path',
+    goal: 'Decide how the technical work should be approached and sequenced so the product keeps running while it changes.',
+    criteria: ['No major outage during the change', 'Feature work can continue in parallel'],
+    note: 'The technical path sets the cost and pace of execution.',
+  },
+  people: {
+    title: 'Who does the work',
+    goal: 'Decide who carries the work{team}, and what that costs in control, cash and focus.',
+    criteria: ['Workload stays sustainable', 'Ownership and control are explicit'],
+    note: 'Capacity and energy are the scarcest resources here.',
+  },
+  legal: {
+    title: 'Legal and equity terms',
+    goal: 'Decide which contractual or equity commitments are acceptable and what protection they need before anything is signed.',
+    criteria: ['Terms can be unwound if the arrangement fails', 'Vesting or exit terms are agreed in writing'],
+    note: 'Signed terms are the hardest part of the decision to reverse.',
+  },
+  risk: {
+    title: 'Downside protection',
+    goal: 'Decide what the worst credible outcome is and which safeguards must be in place before committing.',
+    criteria: ['The worst case is survivable', 'A stop trigger is defined in advance'],
+    note: 'The downside decides how much can be risked on the upside.',
+  },
+  product: {
+    title: 'Product scope for the next release',
+    goal: 'Decide what the product must include, and leave out, to prove the chosen direction quickly.',
+    criteria: ['A scope that ships within the timeline', 'Customers can see the difference'],
+    note: 'Scope turns the direction into something customers can judge.',
+  },
+  operations: {
+    title: 'Execution capacity and milestones',
+    goal: 'Decide how the work fits into {hours} and which milestones show it is on track.',
+    criteria: ['A weekly plan that fits the available hours', 'Milestones with dates'],
+    note: 'Execution capacity is where plans usually break.',
+  },
+  measures: {
+    title: 'Success measures and checkpoints',
+    goal: 'Decide which measurable signals, and by when, will show the decision was right or needs revisiting.',
+    criteria: ['One leading indicator per decision', 'A review date on the calendar'],
+    note: 'Without agreed signals the decision cannot be reviewed honestly.',
+  },
+};
+
 // ---- opening statements (round 1) ----
+
+export const OPENING_LEANS = [
+  'Of the paths on the table, my early lean is towards "{Alt}", though I hold that loosely.',
+  'If I had to choose today, I would pick "{Alt}", but I want to hear the others first.',
+];
 
 export const OPENING_INTROS = [
   'I come at {focus} through the lens of {lens}.',
@@ -180,9 +254,9 @@ export const CONVERGE_SENTENCES = ['I can support where the board is landing: {c
 export const HOLDOUT_SENTENCES = ['I still do not share the emerging consensus, and I want that on the record.'];
 
 export const OWN_STANCES: Record<'low' | 'medium' | 'high', string> = {
-  low: 'Stage {focus}; commit nothing irreversible until {metric}',
-  medium: 'Pilot {focus} for a fixed window, then decide on {metric}',
-  high: 'Commit to {focus} now and learn by shipping; {metric} follows',
+  low: 'Stage {focus} and commit nothing irreversible without {metric}',
+  medium: 'Pilot {focus} for a fixed window and judge it on {metric}',
+  high: 'Commit to {focus} now and insist on {metric}',
 };
 
 /** Where debates drift: the same line for every persona on a sub-problem. */
@@ -201,21 +275,21 @@ export const OPTION_ARCHETYPES: Record<
   { title: string; description: string; pros: string[]; cons: string[]; bestIf: string }
 > = {
   bold: {
-    title: 'Commit now: {Focus}',
-    description: 'Settle {focus} now and put the full resources behind it, in service of the goal: {goal}',
+    title: 'Commit now to {focus}',
+    description: 'Settle {focus} now and put the full resources behind it. Fastest route to the goal, with no built-in exit.',
     pros: ['Fastest route to a result', 'Clear focus for the whole team', 'Captures the window before competitors move'],
     cons: ['Hard to reverse once money and time are spent', 'Little evidence gathered before committing', 'Concentrates risk in one bet'],
     bestIf: 'The evidence is already strong and waiting carries a real cost',
   },
   pilot: {
-    title: 'Pilot first: {Focus}',
+    title: 'Pilot {focus} first',
     description: 'Run a time-boxed pilot on {focus} with a predefined success threshold, then commit or stop.',
     pros: ['Real evidence at a bounded cost', 'Keeps the option to scale up or walk away', 'Forces an explicit success criterion'],
     cons: ['Slower than committing outright', 'A small pilot can give a misleading signal', 'Needs discipline to stop if it fails'],
     bestIf: 'The main uncertainty can be tested cheaply within a few weeks',
   },
   cautious: {
-    title: 'Stage it: {Focus}',
+    title: 'Stage {focus} gradually',
     description: 'Keep the current course while preparing {focus} in reversible stages, each gated by a checkpoint.',
     pros: ['Protects cash and current customers', 'Every stage can be undone', 'Leaves time to gather evidence'],
     cons: ['Risks losing momentum', 'Competitors may move first', 'Can drift into never deciding'],
@@ -223,8 +297,14 @@ export const OPTION_ARCHETYPES: Record<
   },
 };
 
+export const ALTERNATIVE_DESCRIPTIONS = [
+  'It is the natural choice if it fits the resources and timeline you described.',
+  'The board would judge it on how quickly it produces evidence that it is working.',
+  'It asks for a clear commitment of time and money before its results are visible.',
+];
+
 export const ALTERNATIVE_PROS = [
-  'Directly addresses the goal: {goal}',
+  'Answers the question directly with a concrete path',
   'Plays to the strengths already available',
   'Produces a visible result within the timeline',
   'Keeps the plan simple enough to execute alone',
@@ -245,11 +325,24 @@ export const ALTERNATIVE_BEST_IF = [
 
 // ---- votes ----
 
-export const VOTE_REASONS: Record<OptionKind | 'neutral', string> = {
-  bold: 'It commits decisively, and I think the cost of hesitating is higher than the cost of a wrong turn we can correct.',
-  pilot: 'It buys real evidence at a bounded cost, and it keeps the choice to scale up or stop in our hands.',
-  cautious: 'It protects what already works and keeps every step reversible while the evidence comes in.',
-  neutral: 'On balance it fits the goal best with the resources actually available.',
+export const VOTE_REASONS: Record<OptionKind | 'neutral', string[]> = {
+  bold: [
+    'It commits decisively, and I think the cost of hesitating is higher than the cost of a wrong turn we can correct.',
+    'It puts real weight behind one direction, which is how a small company actually learns.',
+  ],
+  pilot: [
+    'It buys real evidence at a bounded cost, and it keeps the choice to scale up or stop in our hands.',
+    'A time-boxed test answers the open question faster than any further debate would.',
+  ],
+  cautious: [
+    'It protects what already works and keeps every step reversible while the evidence comes in.',
+    'It keeps cash and attention safe until the evidence justifies a bigger move.',
+  ],
+  neutral: [
+    'On balance it fits the goal best with the resources actually available.',
+    'It plays to the strengths already on hand and has the clearest path to a first result.',
+    'Of the paths on the table it has the most favourable mix of upside and recoverable downside.',
+  ],
 };
 
 export const VOTE_CLOSERS = [

@@ -1,0 +1,110 @@
+import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse } from '../../ports/llm';
+import { GENERATORS, plainText, sampleFromSchema } from './generators';
+import { rng } from './random';
+
+/**
+ * The simulated adapter: realistic, schema-valid, deterministic answers with
+ * no API key. Everything is seeded from `req.key`, so the same request always
+ * yields the same text, byte for byte.
+ */
+
+export interface SimulatedOptions {
+  latencyMs: number;
+  /** Share of latencyMs the delay may vary by, either way (0.3 → ±30%). */
+  jitter: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const aborted = () => new LlmError('aborted', 'the simulated request was aborted', false);
+
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** Waits for `wait`, but rejects as soon as the signal aborts, even if an injected sleep ignores it. */
+function untilAborted(wait: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return wait;
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    wait.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) reject(aborted());
+        else resolve();
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(signal.aborted ? aborted() : err);
+      },
+    );
+  });
+}
+
+/** The answer text for a request; exported for tests and tools that want it without the wait. */
+export function simulate(req: Pick<LlmRequest, 'key' | 'purpose' | 'hints' | 'json'>): string {
+  const r = rng(`${req.key}|${req.purpose}`);
+  const hints = req.hints ?? {};
+  const generator = GENERATORS[req.purpose];
+  if (generator) return JSON.stringify(generator(hints, r, req.key));
+  if (req.json) return JSON.stringify(sampleFromSchema(req.json.schema, r));
+  return plainText(hints, r);
+}
+
+/** A few deterministic chunks, cut at spaces where possible. */
+function chunks(text: string, key: string): string[] {
+  const r = rng(`${key}|chunks`);
+  const count = Math.min(text.length, r.int(3, 6));
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 1; i < count; i++) {
+    const ideal = Math.round((text.length * i) / count);
+    const space = text.indexOf(' ', ideal);
+    const end = space > start && space < text.length ? space : ideal;
+    if (end > start) out.push(text.slice(start, end));
+    start = Math.max(start, end);
+  }
+  out.push(text.slice(start));
+  return out.filter((c) => c.length > 0);
+}
+
+export function createSimulatedProvider(opts: SimulatedOptions): LlmProvider {
+  const sleep = opts.sleep ?? defaultSleep;
+  return {
+    name: 'simulated',
+    async generate(req: LlmRequest): Promise<LlmResponse> {
+      if (req.signal?.aborted) throw aborted();
+      const spread = opts.jitter * (rng(`${req.key}|latency`).next() * 2 - 1);
+      const delay = Math.max(0, Math.round(opts.latencyMs * (1 + spread)));
+      // Zero latency: no timer at all, just a microtask, so a whole session runs fast.
+      if (delay > 0) await untilAborted(sleep(delay, req.signal), req.signal);
+      else await Promise.resolve();
+      if (req.signal?.aborted) throw aborted();
+
+      const text = simulate(req);
+      if (req.onDelta) for (const chunk of chunks(text, req.key)) req.onDelta(chunk);
+      const inputChars = req.system.reduce((n, s) => n + s.length, 0) + req.messages.reduce((n, m) => n + m.content.length, 0);
+      return {
+        text,
+        model: req.model,
+        stopReason: 'end_turn',
+        usage: {
+          inputTokens: Math.ceil(inputChars / 4),
+          outputTokens: Math.ceil(text.length / 4),
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+        },
+        attempts: 1,
+      };
+    },
+  };
+}

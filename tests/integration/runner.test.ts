@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RetryableRunError, runSession, type RunnerDeps } from '../../src/app/run-session';
+import { openDatabase, type Database } from '../../src/db/client';
+import { event } from '../../src/domain/events';
+import { SessionStore } from '../../src/db/session-store';
+import { ScriptedProvider } from '../../src/llm/fake/scripted-provider';
+import { LlmGateway } from '../../src/llm/gateway';
+import { loadPrompts } from '../../src/llm/prompts';
+import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provider';
+import { LlmError } from '../../src/ports/llm';
+import { DEFAULT_PRICES } from '../../src/config/config';
+import { testDatabaseUrl } from '../support/env';
+
+let database: Database;
+let store: SessionStore;
+const published: number[] = [];
+beforeAll(() => {
+  database = openDatabase(testDatabaseUrl(), 6);
+  store = new SessionStore(database);
+});
+afterAll(async () => database?.close());
+
+function deps(provider: ScriptedProvider): RunnerDeps {
+  return {
+    store,
+    gateway: new LlmGateway(provider, { models: { fast: 'claude-haiku-4-5', smart: 'claude-sonnet-4-5' }, prices: DEFAULT_PRICES }),
+    notifier: { publish: async (_id, seq) => void published.push(seq) },
+    prompts: loadPrompts(),
+  };
+}
+
+async function newSession(seed: string): Promise<string> {
+  const id = randomUUID();
+  await store.create(
+    { id, tenantId: 'default', problem: 'Should I raise prices for my SaaS from $29 to $49?', context: '300 customers', options: {}, provider: 'fake', seed },
+    event('session.created', { problem: 'p', context: '', provider: 'fake', mode: 'auto' }),
+  );
+  return id;
+}
+
+const sim = () => createSimulatedProvider({ latencyMs: 0, jitter: 0 });
+
+describe('runSession', () => {
+  it('a re-run job resumes after the last committed step without paying for finished steps again', async () => {
+    const id = await newSession('rerun');
+    const provider = new ScriptedProvider(sim()).when(
+      (r) => r.purpose === 'options',
+      new LlmError('overloaded', 'overloaded', true, 529),
+      1,
+    );
+    await expect(runSession(deps(provider), id, { finalAttempt: false })).rejects.toBeInstanceOf(RetryableRunError);
+    const callsBefore = provider.requests.length;
+    const keysBefore = new Set(provider.requests.map((r) => r.key.replace(/#\d+$/, '')));
+    const lastSeqBefore = (await store.get(id))!.lastSeq;
+
+    expect(await runSession(deps(provider), id, { finalAttempt: false })).toBe('completed');
+    const rerunKeys = provider.requests.slice(callsBefore).map((r) => r.key.replace(/#\d+$/, ''));
+    // Only the failed step (options) and what follows it ran again.
+    for (const k of rerunKeys) if (keysBefore.has(k)) expect(k).toMatch(/options$/);
+    const events = await store.events(id, 0, 10_000);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.length).toBeGreaterThan(lastSeqBefore);
+    // The failed call is in the ledger too, as an error, at zero cost.
+    const ledger = await store.ledger(id);
+    expect(ledger.filter((r) => r.outcome === 'error:overloaded')).toHaveLength(1);
+
+    expect(await runSession(deps(provider), id, { finalAttempt: false })).toBe('skipped');
+  });
+
+  it('a non-retryable model failure fails the session with a session.failed event that says why', async () => {
+    const id = await newSession('fail');
+    const provider = new ScriptedProvider(sim()).when((r) => r.purpose === 'decompose', new LlmError('bad_request', 'prompt is too long', false, 400));
+    expect(await runSession(deps(provider), id, { finalAttempt: false })).toBe('failed');
+    const row = (await store.get(id))!;
+    expect(row.status).toBe('failed');
+    const last = (await store.events(id, row.lastSeq - 1, 1))[0]!;
+    expect(last.type).toBe('session.failed');
+    expect(last.data).toMatchObject({ kind: 'bad_request', step: 'decompose', retryable: false });
+    expect(String(last.data.reason)).toMatch(/prompt is too long/);
+  });
+
+  it('a retryable failure on the final attempt fails the session instead of hanging it', async () => {
+    const id = await newSession('final');
+    const provider = new ScriptedProvider(sim()).when((r) => r.purpose === 'problem_statement', new LlmError('overloaded', 'still overloaded', true, 529));
+    expect(await runSession(deps(provider), id, { finalAttempt: true })).toBe('failed');
+    expect((await store.get(id))!.status).toBe('failed');
+  });
+
+  it('output that stays invalid after one repair fails the session clearly', async () => {
+    const id = await newSession('invalid');
+    const provider = new ScriptedProvider(sim()).when((r) => r.purpose === 'decompose', { text: '{"subProblems": []}' });
+    expect(await runSession(deps(provider), id, { finalAttempt: false })).toBe('failed');
+    const row = (await store.get(id))!;
+    expect(row.error).toMatchObject({ kind: 'invalid_output', step: 'decompose' });
+    expect(provider.requests.filter((r) => r.purpose === 'decompose')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession, getJson, snapshot, startStack, waitForStatus, type Stack } from '../support/stack';
+import { assertGapless, readStream } from '../support/sse-client';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ SSE_RETRY_MS: '100' });
+});
+afterAll(async () => stack?.stop());
+
+const problem = {
+  problem: 'Should I pivot my project management tool to serve only law firms, or stay horizontal?',
+  context: '$12K MRR, 100 customers; law firms pay $200/mo vs $80 average; horizontal churn is 30%.',
+};
+
+describe('a session end to end (simulated board, real Postgres and Redis)', () => {
+  it('streams every phase over SSE, gapless, until session.completed', async () => {
+    const id = await createSession(stack.url, { ...problem, seed: 'e2e-1' });
+    const got = await readStream(`${stack.url}/v1/sessions/${id}/stream`);
+    assertGapless(got);
+    const types = got.envelopes.map((e) => e.type);
+    expect(types[0]).toBe('session.created');
+    expect(types.at(-1)).toBe('session.completed');
+    const phases = [
+      'session.started',
+      'problem.stated',
+      'decomposition.completed',
+      'board.assembled',
+      'subproblem.started',
+      'round.started',
+      'contribution.completed',
+      'round.completed',
+      'options.proposed',
+      'vote.cast',
+      'vote.completed',
+      'synthesis.completed',
+      'subproblem.completed',
+      'recommendation.completed',
+      'usage.updated',
+    ];
+    for (const t of phases) expect(types, t).toContain(t);
+    // Phases come in the spec's order.
+    const firstAt = (t: string) => types.indexOf(t);
+    expect(firstAt('problem.stated')).toBeLessThan(firstAt('decomposition.completed'));
+    expect(firstAt('board.assembled')).toBeLessThan(firstAt('subproblem.started'));
+    expect(firstAt('vote.completed')).toBeLessThan(firstAt('synthesis.completed'));
+    expect(types.lastIndexOf('subproblem.completed')).toBeLessThan(firstAt('recommendation.completed'));
+    for (const e of got.envelopes) expect(e.session_id).toBe(id);
+
+    // Opening statements: everyone on the board, 100-150 words each.
+    const board = got.envelopes.find((e) => e.type === 'board.assembled')!.data.members as unknown[];
+    expect(board.length).toBeGreaterThanOrEqual(3);
+    expect(board.length).toBeLessThanOrEqual(5);
+    const openings = got.envelopes.filter((e) => e.type === 'contribution.completed' && e.data.round === 1);
+    expect(openings.length).toBeGreaterThanOrEqual(board.length);
+    for (const o of openings) {
+      expect(o.data.words as number).toBeGreaterThanOrEqual(100);
+      expect(o.data.words as number).toBeLessThanOrEqual(150);
+    }
+    const subProblems = got.envelopes.find((e) => e.type === 'decomposition.completed')!.data.subProblems as unknown[];
+    expect(got.envelopes.filter((e) => e.type === 'subproblem.completed')).toHaveLength(subProblems.length);
+  });
+
+  it('exposes status, provider, progress, cost and results in the snapshot, summed from the ledger', async () => {
+    const id = await createSession(stack.url, { ...problem, seed: 'e2e-2' });
+    const s = await waitForStatus(stack.url, id, ['completed', 'failed']);
+    expect(s.status).toBe('completed');
+    expect(s.provider).toBe('simulated');
+    expect(s.simulated).toBe(true);
+    expect(s.progress.percent).toBe(100);
+    expect(s.results.recommendation.steps.length).toBeGreaterThan(0);
+    expect(Object.keys(s.results.subProblemResults).length).toBe(s.results.subProblems.length);
+    expect(s.usage.calls).toBeGreaterThan(5);
+    expect(s.usage.costUsd).toBeGreaterThan(0);
+    expect(Object.keys(s.usage.byPhase)).toEqual(expect.arrayContaining(['intake', 'decomposition', 'debate', 'voting', 'synthesis']));
+    const byPhaseSum = Object.values(s.usage.byPhase as Record<string, { costUsd: number }>).reduce((a, p) => a + p.costUsd, 0);
+    expect(byPhaseSum).toBeCloseTo(s.usage.costUsd, 5);
+    const completed = await getJson(`${stack.url}/v1/sessions/${id}/events?after=${s.last_seq - 1}`);
+    expect(completed.items[0].type).toBe('session.completed');
+    expect(completed.items[0].data.usage.costUsd).toBeCloseTo(s.usage.costUsd, 6);
+  });
+
+  it('is deterministic from the seed', async () => {
+    const a = await createSession(stack.url, { ...problem, seed: 'same-seed' });
+    const b = await createSession(stack.url, { ...problem, seed: 'same-seed' });
+    const [ra, rb] = await Promise.all([a, b].map((id) => waitForStatus(stack.url, id, ['completed'])));
+    expect(ra!.results).toEqual(rb!.results);
+  });
+
+  it('replays a finished session from any Last-Event-ID, each event exactly once', async () => {
+    const id = await createSession(stack.url, { ...problem, seed: 'e2e-3' });
+    const full = await readStream(`${stack.url}/v1/sessions/${id}/stream`);
+    const n = full.envelopes.length;
+    for (const from of [0, 1, Math.floor(n / 2), n - 1]) {
+      const replay = await readStream(`${stack.url}/v1/sessions/${id}/stream`, { headers: { 'Last-Event-ID': String(from) } });
+      assertGapless(replay, from + 1);
+      expect(replay.envelopes).toHaveLength(n - from);
+      expect(replay.envelopes).toEqual(full.envelopes.slice(from));
+    }
+    const viaQuery = await readStream(`${stack.url}/v1/sessions/${id}/stream?after=${n - 2}`);
+    expect(viaQuery.envelopes.map((e) => e.seq)).toEqual([n - 1, n]);
+  });
+
+  it('a client that drops mid-stream and reconnects with Last-Event-ID receives every event exactly once', async () => {
+    const id = await createSession(stack.url, { ...problem, seed: 'e2e-4' });
+    const first = await new Promise<{ seqs: number[] }>((resolve) => {
+      const seqs: number[] = [];
+      void readStream(`${stack.url}/v1/sessions/${id}/stream`, {
+        onEvent: (e, es) => {
+          seqs.push(e.seq);
+          if (seqs.length === 7) {
+            es.close();
+            resolve({ seqs });
+          }
+        },
+      }).catch(() => {});
+    });
+    const rest = await readStream(`${stack.url}/v1/sessions/${id}/stream`, { headers: { 'Last-Event-ID': '7' } });
+    const all = [...first.seqs, ...rest.envelopes.map((e) => e.seq)];
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
+    const s = await snapshot(stack.url, id);
+    expect(all.length).toBe(s.last_seq);
+  });
+});

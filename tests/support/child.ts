@@ -1,0 +1,36 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../../src/config/config';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The env a child process needs to join the same stack as `config`. */
+export function envFor(config: Config, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: config.DATABASE_URL,
+    REDIS_URL: config.REDIS_URL,
+    QUEUE_NAME: config.QUEUE_NAME,
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
+/** Starts `src/main/<entry>.ts` as a real process (tsx), e.g. a worker to SIGKILL mid-session. */
+export function spawnEntry(entry: 'worker' | 'api' | 'start', env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', `src/main/${entry}.ts`], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.on('data', () => {});
+  child.stdout?.on('data', () => {});
+  return child;
+}
+
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });

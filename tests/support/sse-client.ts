@@ -1,0 +1,58 @@
+import { EventSource } from 'eventsource';
+import { EVENT_TYPES, type Envelope } from '../../src/domain/events';
+
+export interface Received {
+  envelopes: Envelope[];
+  /** `id:` of every event that had one, in arrival order. */
+  ids: string[];
+  closings: number;
+  connections: number;
+}
+
+/**
+ * Reads a session's stream with the `eventsource` client library (which sends
+ * Last-Event-ID itself when it reconnects) until a terminal event.
+ */
+export function readStream(
+  url: string,
+  opts: { headers?: Record<string, string>; onEvent?: (e: Envelope, src: EventSource) => void; timeoutMs?: number } = {},
+): Promise<Received> {
+  const got: Received = { envelopes: [], ids: [], closings: 0, connections: 0 };
+  return new Promise((resolve, reject) => {
+    const es = new EventSource(url, {
+      fetch: (input, init) => {
+        got.connections += 1;
+        return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...opts.headers } });
+      },
+    });
+    const timer = setTimeout(() => {
+      es.close();
+      reject(new Error(`stream did not end within ${opts.timeoutMs ?? 60_000} ms; got ${got.envelopes.length} events`));
+    }, opts.timeoutMs ?? 60_000);
+    const done = () => {
+      clearTimeout(timer);
+      es.close();
+      resolve(got);
+    };
+    for (const type of EVENT_TYPES) {
+      es.addEventListener(type, (ev) => {
+        const env = JSON.parse(ev.data) as Envelope;
+        got.envelopes.push(env);
+        got.ids.push(ev.lastEventId);
+        opts.onEvent?.(env, es);
+        if (type === 'session.completed' || type === 'session.failed' || type === 'session.cancelled') done();
+      });
+    }
+    es.addEventListener('stream.closing', () => {
+      got.closings += 1;
+    });
+  });
+}
+
+/** Asserts the log property clients rely on: seq 1..n, each exactly once, ids equal to seq. */
+export function assertGapless(r: Received, from = 1): void {
+  r.envelopes.forEach((e, i) => {
+    if (e.seq !== from + i) throw new Error(`expected seq ${from + i} at position ${i}, got ${e.seq}`);
+    if (r.ids[i] !== String(e.seq)) throw new Error(`event ${e.seq} carried id ${r.ids[i]}`);
+  });
+}

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import { loadConfig, type Config } from '../../src/config/config';
+import { startApi, startWorker, type Running, type RunningApi } from '../../src/main/services';
+import type { LlmProvider } from '../../src/ports/llm';
+import { testDatabaseUrl, testRedisUrl } from './env';
+
+/** A config for one test file: the real test database and Redis, its own queue, a free port. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig(
+    {},
+    {
+      DATABASE_URL: testDatabaseUrl(),
+      REDIS_URL: testRedisUrl(),
+      PORT: '0',
+      QUEUE_NAME: `test-${randomUUID().slice(0, 8)}`,
+      LOG_LEVEL: 'silent',
+      MIGRATE_ON_START: 'false',
+      SSE_HEARTBEAT_MS: '1000',
+      ...overrides,
+    },
+  );
+}
+
+export interface Stack {
+  config: Config;
+  api: RunningApi;
+  worker: Running | null;
+  url: string;
+  stop(): Promise<void>;
+}
+
+const silent = pino({ level: 'silent' });
+
+/** API and (optionally) a worker in this process, against the real Postgres and Redis. */
+export async function startStack(
+  overrides: Record<string, string> = {},
+  opts: { worker?: boolean; provider?: LlmProvider } = {},
+): Promise<Stack> {
+  const config = testConfig(overrides);
+  const worker = opts.worker === false ? null : await startWorker(config, silent, opts.provider);
+  const api = await startApi(config, silent);
+  return {
+    config,
+    api,
+    worker,
+    url: api.url,
+    stop: async () => {
+      await api.stop();
+      await worker?.stop();
+    },
+  };
+}
+
+export async function createSession(url: string, body: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${url}/v1/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 202) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function snapshot(url: string, id: string): Promise<Record<string, any>> {
+  return (await (await fetch(`${url}/v1/sessions/${id}`)).json()) as Record<string, any>;
+}
+
+export const waitForStatus = (url: string, id: string, statuses: string[], timeoutMs = 60_000) =>
+  waitFor(async () => {
+    const s = await snapshot(url, id);
+    return statuses.includes(s.status) ? s : null;
+  }, timeoutMs, `session ${id} to reach ${statuses.join('|')}`);
+
+/** GET a JSON body, loosely typed: tests assert on its shape. */
+export async function getJson(url: string, init?: RequestInit): Promise<any> {
+  return (await fetch(url, init)).json();
+}
