@@ -1,0 +1,181 @@
+/**
+ * `npm run bench`: starts bo1 (API + worker, simulated board) as a child
+ * process against the local Postgres and Redis, then measures from outside:
+ *   1. POST /v1/sessions → first SSE event, and → session.started (p50, p99)
+ *   2. one session watched by N concurrent SSE subscribers: events/s delivered
+ *      and the commit → receipt delay (p50, p99)
+ * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS and
+ * BENCH_SIM_LATENCY_MS tune it.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
+const FANOUT_LATENCY = process.env.BENCH_SIM_LATENCY_MS ?? '20';
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
+};
+const fmt = (n: number) => n.toFixed(1);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startService(extra: Record<string, string>) {
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    PORT: String(port),
+    QUEUE_NAME: `bench-${randomUUID().slice(0, 8)}`,
+    LOG_LEVEL: 'warn',
+    SIM_LATENCY_MS: '0',
+    WORKER_CONCURRENCY: '8',
+    ...extra,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.kill('SIGTERM'))) };
+}
+
+async function create(url: string, seed: string): Promise<string> {
+  const res = await fetch(`${url}/v1/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ problem: 'Should I introduce a $29/month tier or usage-based pricing?', context: '500 free users', seed }),
+  });
+  return ((await res.json()) as { id: string }).id;
+}
+
+interface Sse {
+  onEvent: (type: string, data: string) => void;
+  close(): void;
+}
+
+/** A minimal SSE reader on a raw socket, so the clients cost little next to the server. */
+function subscribe(url: string, onEvent: (type: string, data: string, at: number) => void, onEnd: () => void): Sse {
+  let buf = '';
+  const req = http.get(url, { agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      const at = Date.now();
+      buf += chunk;
+      let i: number;
+      while ((i = buf.indexOf('\n\n')) >= 0) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        let type = 'message';
+        let data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) type = line.slice(7);
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        if (data) onEvent(type, data, at);
+      }
+    });
+    res.on('end', onEnd);
+  });
+  req.on('error', onEnd);
+  return { onEvent, close: () => req.destroy() };
+}
+
+async function firstEvent(url: string) {
+  const toFirst: number[] = [];
+  const toStarted: number[] = [];
+  for (let i = 0; i < SESSIONS; i++) {
+    const t0 = performance.now();
+    const id = await create(url, `first-${i}`);
+    await new Promise<void>((resolve) => {
+      let first = true;
+      const s = subscribe(
+        `${url}/v1/sessions/${id}/stream`,
+        (type) => {
+          if (first) {
+            first = false;
+            toFirst.push(performance.now() - t0);
+          }
+          if (type === 'session.started') {
+            toStarted.push(performance.now() - t0);
+            s.close();
+            resolve();
+          }
+        },
+        resolve,
+      );
+    });
+  }
+  return { toFirst, toStarted };
+}
+
+async function fanout(url: string) {
+  const id = await create(url, 'fanout');
+  const delays: number[] = [];
+  let received = 0;
+  let firstAt = 0;
+  let lastAt = 0;
+  let connected = 0;
+  let allConnectedAt = Infinity;
+  const pending: { at: number; ts: number }[] = [];
+  await Promise.all(
+    Array.from(
+      { length: SUBSCRIBERS },
+      () =>
+        new Promise<void>((resolve) => {
+          let first = true;
+          subscribe(
+            `${url}/v1/sessions/${id}/stream`,
+            (_type, data, at) => {
+              const env = JSON.parse(data) as { seq: number; ts: string };
+              received += 1;
+              firstAt ||= at;
+              lastAt = at;
+              if (first) {
+                first = false;
+                if (++connected === SUBSCRIBERS) allConnectedAt = at;
+              }
+              pending.push({ at, ts: Date.parse(env.ts) });
+            },
+            resolve,
+          );
+        }),
+    ),
+  );
+  // Only events committed after every subscriber was attached are live deliveries (earlier ones were replays).
+  for (const p of pending) if (p.ts > allConnectedAt) delays.push(p.at - p.ts);
+  return { delays, received, seconds: (lastAt - firstAt) / 1000 };
+}
+
+const fast = await startService({});
+const { toFirst, toStarted } = await firstEvent(fast.url);
+await fast.stop();
+
+const slow = await startService({ SIM_LATENCY_MS: FANOUT_LATENCY });
+const fan = await fanout(slow.url);
+await slow.stop();
+
+console.log(`\nbo1 bench (${new Date().toISOString()}, node ${process.version})`);
+console.log(`POST → first SSE event      over ${toFirst.length} sessions: p50 ${fmt(pct(toFirst, 50))} ms, p99 ${fmt(pct(toFirst, 99))} ms (target p99 < 100 ms)`);
+console.log(`POST → session.started      over ${toStarted.length} sessions: p50 ${fmt(pct(toStarted, 50))} ms, p99 ${fmt(pct(toStarted, 99))} ms`);
+console.log(
+  `fan-out to ${SUBSCRIBERS} subscribers of one session (sim latency ${FANOUT_LATENCY} ms): ${fan.received} events in ${fmt(fan.seconds)} s = ${fmt(fan.received / fan.seconds)} events/s delivered`,
+);
+console.log(`commit → receipt delay       over ${fan.delays.length} deliveries: p50 ${fmt(pct(fan.delays, 50))} ms, p99 ${fmt(pct(fan.delays, 99))} ms (target p99 < 50 ms)`);
