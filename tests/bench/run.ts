@@ -67,7 +67,6 @@ async function create(url: string, seed: string): Promise<string> {
 }
 
 interface Sse {
-  onEvent: (type: string, data: string) => void;
   close(): void;
 }
 
@@ -95,7 +94,7 @@ function subscribe(url: string, onEvent: (type: string, data: string, at: number
     res.on('end', onEnd);
   });
   req.on('error', onEnd);
-  return { onEvent, close: () => req.destroy() };
+  return { close: () => req.destroy() };
 }
 
 async function firstEvent(url: string) {

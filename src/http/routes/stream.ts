@@ -70,13 +70,16 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
         sse.send({ event: CLOSING_EVENT, data: { reason, reconnect: true } }).catch(() => {});
         end();
       };
+      // One write in flight at a time: a slow client holds its own queue, not a pile of drain listeners.
+      let writing = Promise.resolve();
       const sub = hub.subscribe(row.id, after, (events) => {
-        for (const e of events) {
-          if (ended) return;
-          // Writes are synchronous inside send, so order is kept without awaiting each one.
-          sse.send({ id: String(e.seq), event: e.type, data: e }).catch(() => end());
-          if (TERMINAL_EVENTS.has(e.type)) end();
-        }
+        writing = writing.then(async () => {
+          for (const e of events) {
+            if (ended) return;
+            await sse.send({ id: String(e.seq), event: e.type, data: e });
+            if (TERMINAL_EVENTS.has(e.type)) end();
+          }
+        }).catch(end);
       });
       streams.add(closer);
       sse.onClose(end);
