@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { selectBoard } from '../domain/board';
 import { convergence, novelty, selectSpeakers, stopDecision, type Turn } from '../domain/debate';
 import { event } from '../domain/events';
@@ -317,7 +318,8 @@ async function debateSubProblem(
           phase: 'voting',
           purpose: 'vote',
           prompt: prompt('vote', { persona, subProblem: spBrief, position: positions.get(code) ?? '(did not speak)', options: optionList }),
-          schema: voteSchema,
+          // The option ids are part of the contract: a vote for an option that does not exist is invalid output.
+          schema: voteSchema.extend({ optionId: z.enum(options.map((o) => o.id) as [string, ...string[]]) }),
           maxTokens: 500,
           hints: {
             persona: { code, riskTolerance: persona.riskTolerance, optimism: persona.optimism },

@@ -9,11 +9,18 @@ const priceSchema = z.object({
 });
 export type Price = z.infer<typeof priceSchema>;
 
-/** List prices (USD per million tokens) for the default models; override with PRICE_TABLE. */
+/**
+ * USD per million tokens for the default models; override or extend with
+ * PRICE_TABLE. Tier list prices (Sonnet $3/$15, Haiku $1/$5, Opus $5/$25;
+ * cache reads 0.1×, cache writes 1.25× input): check them against the
+ * provider's current price page before relying on cost figures.
+ */
 export const DEFAULT_PRICES: Record<string, Price> = {
-  'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-sonnet-5-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-haiku-5-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+  'claude-opus-5-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+  'claude-sonnet-4-6': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
   'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
 };
 
 const int = (dflt: number, min = 0) => z.coerce.number().int().min(min).default(dflt);
@@ -37,8 +44,8 @@ const envSchema = z
     ANTHROPIC_BASE_URL: z.url().optional(),
     ANTHROPIC_MAX_RETRIES: int(3),
     ANTHROPIC_TIMEOUT_MS: int(120_000, 1),
-    MODEL_FAST: z.string().min(1).default('claude-haiku-4-5'),
-    MODEL_SMART: z.string().min(1).default('claude-sonnet-4-5'),
+    MODEL_FAST: z.string().min(1).default('claude-haiku-5-5'),
+    MODEL_SMART: z.string().min(1).default('claude-sonnet-5-5'),
     /** JSON object: model id → { input, output, cacheRead, cacheWrite } USD per MTok. */
     PRICE_TABLE: z
       .string()

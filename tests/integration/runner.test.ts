@@ -24,7 +24,7 @@ afterAll(async () => database?.close());
 function deps(provider: ScriptedProvider): RunnerDeps {
   return {
     store,
-    gateway: new LlmGateway(provider, { models: { fast: 'claude-haiku-4-5', smart: 'claude-sonnet-4-5' }, prices: DEFAULT_PRICES }),
+    gateway: new LlmGateway(provider, { models: { fast: 'claude-haiku-5-5', smart: 'claude-sonnet-5-5' }, prices: DEFAULT_PRICES }),
     notifier: { publish: async (_id, seq) => void published.push(seq) },
     prompts: loadPrompts(),
   };

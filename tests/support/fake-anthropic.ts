@@ -79,7 +79,10 @@ export function errorBody(status: number, message = `fake error ${status}`, type
 
 let seq = 0;
 
-export async function startFakeAnthropic(): Promise<FakeAnthropic> {
+/** Answers a request when nothing is enqueued; the default is a fixed text reply. */
+export type Responder = (body: FakeRequestBody) => FakeReply;
+
+export async function startFakeAnthropic(responder: Responder = () => DEFAULT_REPLY): Promise<FakeAnthropic> {
   const queue: FakeReply[] = [];
   const requests: FakeRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -95,7 +98,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
         sendJson(res, 404, errorBody(404, `no route ${req.method} ${req.url}`), {});
         return;
       }
-      const reply = queue.shift() ?? DEFAULT_REPLY;
+      const reply = queue.shift() ?? responder(body);
       const answer = (): void => {
         if (!res.destroyed) respond(res, body, reply);
       };

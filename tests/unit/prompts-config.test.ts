@@ -39,6 +39,6 @@ describe('config', () => {
   it('merges a price table override with the defaults', () => {
     const c = loadConfig({ MODEL_SMART: 'my-model', PRICE_TABLE: '{"my-model":{"input":1,"output":2,"cacheRead":0.1,"cacheWrite":1.25}}' });
     expect(c.PRICE_TABLE['my-model']!.output).toBe(2);
-    expect(c.PRICE_TABLE['claude-haiku-4-5']).toBeDefined();
+    expect(c.PRICE_TABLE['claude-haiku-5-5']).toBeDefined();
   });
 });

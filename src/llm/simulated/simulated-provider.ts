@@ -53,11 +53,21 @@ function untilAborted(wait: Promise<void>, signal?: AbortSignal): Promise<void> 
 /** The answer text for a request; exported for tests and tools that want it without the wait. */
 export function simulate(req: Pick<LlmRequest, 'key' | 'purpose' | 'hints' | 'json'>): string {
   const r = rng(`${req.key}|${req.purpose}`);
-  const hints = req.hints ?? {};
+  const hints = { ...schemaHints(req.json?.schema), ...req.hints };
   const generator = GENERATORS[req.purpose];
   if (generator) return JSON.stringify(generator(hints, r, req.key));
   if (req.json) return JSON.stringify(sampleFromSchema(req.json.schema, r));
   return plainText(hints, r);
+}
+
+/**
+ * Hints recoverable from the answer's schema alone, for requests that arrive
+ * without any (e.g. over the wire in the fake Anthropic server): the option
+ * ids a vote may choose from.
+ */
+function schemaHints(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  const ids = (schema?.properties as { optionId?: { enum?: unknown[] } } | undefined)?.optionId?.enum;
+  return Array.isArray(ids) ? { options: ids.map((id) => ({ id: String(id), title: `option ${String(id)}` })) } : {};
 }
 
 /** A few deterministic chunks, cut at spaces where possible. */

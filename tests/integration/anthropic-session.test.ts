@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/client';
+import { SessionStore } from '../../src/db/session-store';
+import { simulate } from '../../src/llm/simulated/simulated-provider';
+import { testDatabaseUrl } from '../support/env';
+import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
+import { assertGapless, readStream } from '../support/sse-client';
+import { createSession, snapshot, startStack, type Stack } from '../support/stack';
+
+/**
+ * A whole session through the real @anthropic-ai/sdk, against a local fake
+ * Anthropic server that answers each forced tool call with the simulated
+ * board's output for that tool (the purpose), recovered from the wire alone.
+ */
+let fake: FakeAnthropic;
+let stack: Stack;
+let database: Database;
+beforeAll(async () => {
+  fake = await startFakeAnthropic((body) => {
+    const tool = body.tools?.[0];
+    if (!tool) return { text: 'plain answer' };
+    const text = simulate({ key: JSON.stringify(body.messages), purpose: tool.name, json: { name: tool.name, description: '', schema: tool.input_schema } });
+    return { toolInput: JSON.parse(text) as Record<string, unknown>, toolName: tool.name, usage: { input_tokens: 900, output_tokens: 200, cache_read_input_tokens: 600 } };
+  });
+  stack = await startStack({
+    LLM_PROVIDER: 'anthropic',
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_MAX_RETRIES: '2',
+  });
+  database = openDatabase(testDatabaseUrl(), 2);
+});
+afterAll(async () => {
+  await stack?.stop();
+  await fake?.close();
+  await database?.close();
+});
+
+describe('a session on the anthropic provider (real SDK, fake server)', () => {
+  it('completes, retries transient errors inside the SDK, and ledgers every call with cache tokens', async () => {
+    // The first model call meets an overloaded API and a rate limit before it succeeds.
+    fake.enqueue(
+      { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, headers: { 'retry-after-ms': '1' } },
+      { status: 429, body: { type: 'error', error: { type: 'rate_limit_error', message: 'Rate limited' } }, headers: { 'retry-after-ms': '1' } },
+    );
+    const id = await createSession(stack.url, { problem: 'Should I invest $50K in SEO or paid ads?', context: 'SaaS at $40 MRR per customer' });
+    const got = await readStream(`${stack.url}/v1/sessions/${id}/stream`);
+    assertGapless(got);
+    expect(got.envelopes.at(-1)!.type).toBe('session.completed');
+
+    const s = await snapshot(stack.url, id);
+    expect(s.provider).toBe('anthropic');
+    expect(s.simulated).toBe(false);
+    expect(s.usage.cacheReadTokens).toBeGreaterThan(0);
+
+    const ledger = await new SessionStore(database).ledger(id);
+    expect(ledger.length).toBe(s.usage.calls);
+    expect(new Set(ledger.map((r) => r.model))).toEqual(new Set(['claude-sonnet-5-5', 'claude-haiku-5-5']));
+    expect(ledger.every((r) => r.provider === 'anthropic' && r.outcome === 'ok')).toBe(true);
+
+    // What went over the wire: the stable prompt blocks first with a cache breakpoint, and a forced tool.
+    const msgs = fake.requests.filter((r) => r.path.startsWith('/v1/messages'));
+    expect(msgs.length).toBe(ledger.length + 2);
+    const first = msgs.at(-1)!.body;
+    expect(first.system!.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    expect(first.tool_choice).toEqual({ type: 'tool', name: first.tools![0]!.name });
+  });
+});
