@@ -4,7 +4,10 @@ import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
 import { LlmError } from '../ports/llm';
 import type { Notifier } from '../ports/notifier';
-import { DEFAULT_SETTINGS, deliberate, type DeliberationSettings } from './deliberate';
+import type { Embedder } from '../ports/embeddings';
+import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
+import { deliberate } from './deliberate';
+import { createEngine, RefusedError } from './engine/context';
 import { ReleasedError, SessionRun, StepFailedError } from './session-run';
 
 export interface RunnerDeps {
@@ -12,7 +15,9 @@ export interface RunnerDeps {
   gateway: LlmGateway;
   notifier: Notifier;
   prompts: Map<string, Template>;
-  settings?: DeliberationSettings;
+  embedder: Embedder;
+  /** Deployment-wide engine settings; a session's own `settings` are merged over them. */
+  settings?: EngineSettings;
   clock?: () => Date;
 }
 
@@ -51,14 +56,22 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     await store.completedSteps(sessionId),
     opts.signal ?? new AbortController().signal,
     opts.shouldRelease,
+    await store.ledger(sessionId),
   );
+  const options = row.options as { budgetUsd?: number; settings?: Record<string, unknown> };
+  const settings = engineSettingsSchema.parse({ ...(deps.settings ?? DEFAULT_ENGINE_SETTINGS), ...options.settings });
+  const engine = createEngine(run, deps.prompts, settings, deps.embedder, {
+    problem: row.problem,
+    context: row.context,
+    budgetUsd: options.budgetUsd ?? null,
+  });
   try {
     await run.step('start', () => ({
       result: null,
       events: [event('session.started', { attempt: lease })],
       patch: { phase: 'intake', progress: { phase: 'intake', percent: 1 } },
     }));
-    const results = await deliberate(run, row, deps.prompts, deps.settings ?? DEFAULT_SETTINGS);
+    const results = await deliberate(engine, deps.gateway.tierPrices());
     const usage = await store.usage(sessionId);
     const envs = await store.commit(sessionId, lease, {
       step: { key: 'complete', result: null },
@@ -76,6 +89,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
   } catch (err) {
     if (err instanceof LeaseLostError) return 'superseded';
     if (err instanceof ReleasedError) throw err;
+    if (err instanceof RefusedError) return refuse(deps, sessionId, lease, err);
     const cause = err instanceof StepFailedError ? err.cause : err;
     const stepKey = err instanceof StepFailedError ? err.key : null;
     // The model calls of a failed step were paid for: they go in the ledger either way.
@@ -110,6 +124,25 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
       throw commitErr;
     }
     return 'failed';
+  }
+}
+
+/** A request the board must not deliberate: a clear event, no debate, a terminal failure that is not retried. */
+async function refuse(deps: RunnerDeps, sessionId: string, lease: number, err: RefusedError): Promise<RunOutcome> {
+  const reason = `This request was declined: ${err.reason}. bo1 deliberates business and personal decisions, not requests that are illegal or could harm people.`;
+  try {
+    const envs = await deps.store.commit(sessionId, lease, {
+      events: [
+        event('guardrail.refused', { category: err.category, reason: err.reason, by: err.by }),
+        event('session.failed', { reason, kind: 'refused', step: err.by === 'screen' ? 'screen' : 'intake', retryable: false }),
+      ],
+      patch: { status: 'failed', phase: 'refused', error: { kind: 'refused', reason, category: err.category }, ended: true },
+    });
+    await deps.notifier.publish(sessionId, envs.at(-1)!.seq).catch(() => {});
+    return 'failed';
+  } catch (commitErr) {
+    if (commitErr instanceof LeaseLostError) return 'superseded';
+    throw commitErr;
   }
 }
 

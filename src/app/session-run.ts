@@ -7,6 +7,8 @@ import type { Notifier } from '../ports/notifier';
 export interface StepScope {
   llm<T>(spec: CallSpec<T>, onDelta?: (d: string) => void): Promise<T>;
   now(): Date;
+  /** USD of the model calls this step has made so far (not yet committed). */
+  pendingCostUsd(): number;
 }
 
 export interface StepOutput<T> {
@@ -48,6 +50,10 @@ export interface SessionRunDeps {
 export class SessionRun {
   private readonly clock: () => Date;
 
+  /** Model spend per step key, committed ones included: budgets and per-sub-problem cost read it. */
+  private readonly costs = new Map<string, number>();
+  private halted: Error | null = null;
+
   constructor(
     private readonly deps: SessionRunDeps,
     readonly sessionId: string,
@@ -57,8 +63,26 @@ export class SessionRun {
     private readonly done: Map<string, unknown>,
     readonly signal: AbortSignal,
     private readonly shouldRelease: () => boolean = () => false,
+    spent: { stepKey: string; costUsd: number }[] = [],
   ) {
     this.clock = deps.clock ?? (() => new Date());
+    for (const c of spent) this.costs.set(c.stepKey, (this.costs.get(c.stepKey) ?? 0) + c.costUsd);
+  }
+
+  /** USD spent so far by this session, or by the steps whose keys start with `prefix`. */
+  spentUsd(prefix = ''): number {
+    let sum = 0;
+    for (const [key, cost] of this.costs) if (key.startsWith(prefix)) sum += cost;
+    return sum;
+  }
+
+  usage() {
+    return this.deps.store.usage(this.sessionId);
+  }
+
+  /** Stops every later step of this run (e.g. a sibling sub-problem failed); the in-flight ones finish. */
+  halt(reason: Error): void {
+    this.halted ??= reason;
   }
 
   has(key: string): boolean {
@@ -67,11 +91,13 @@ export class SessionRun {
 
   async step<T>(key: string, body: (scope: StepScope) => Promise<StepOutput<T>> | StepOutput<T>): Promise<T> {
     if (this.done.has(key)) return this.done.get(key) as T;
+    if (this.halted) throw this.halted;
     if (this.shouldRelease()) throw new ReleasedError(`released before step ${key}`);
     this.signal.throwIfAborted();
     const calls: LedgerEntry[] = [];
     const scope: StepScope = {
       now: this.clock,
+      pendingCostUsd: () => calls.reduce((a, c) => a + c.costUsd, 0),
       llm: async (spec, onDelta) => {
         const res = await this.deps.gateway.call(spec, {
           key: `${this.seed}:${key}`,
@@ -97,6 +123,7 @@ export class SessionRun {
       ...(out.patch && { patch: out.patch }),
     });
     this.done.set(key, result);
+    for (const c of calls) this.costs.set(key, (this.costs.get(key) ?? 0) + c.costUsd);
     const last = envelopes.at(-1);
     if (last) await this.deps.notifier.publish(this.sessionId, last.seq).catch(() => {});
     return result as T;

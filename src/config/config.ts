@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
 
 /** Price of one million tokens, in USD, per model id. */
 const priceSchema = z.object({
@@ -80,6 +81,19 @@ const envSchema = z
     /** Request limits. */
     MAX_PROBLEM_CHARS: int(20_000, 1),
     BODY_LIMIT_BYTES: int(256 * 1024, 1024),
+    /** JSON object of deliberation settings (thresholds, caps) merged over the spec's defaults. */
+    ENGINE_SETTINGS: z
+      .string()
+      .optional()
+      .transform((raw, ctx): EngineSettings => {
+        if (!raw) return DEFAULT_ENGINE_SETTINGS;
+        try {
+          return engineSettingsSchema.parse(JSON.parse(raw));
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: `must be a JSON object of engine settings: ${(e as Error).message}` });
+          return z.NEVER;
+        }
+      }),
     /** Run migrations when a process starts. */
     MIGRATE_ON_START: bool(true),
   })
@@ -115,3 +129,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   }
   return parsed.data;
 }
+
+export type TierPrices = Record<'smart' | 'fast', { input: number; output: number }>;
+
+/** Input/output list prices of the models behind each tier (zero for an unpriced model). */
+export function tierPricesOf(models: Record<'smart' | 'fast', string>, table: Record<string, Price>): TierPrices {
+  const of = (model: string) => ({ input: table[model]?.input ?? 0, output: table[model]?.output ?? 0 });
+  return { smart: of(models.smart), fast: of(models.fast) };
+}
+
+export const tierPrices = (c: Config): TierPrices => tierPricesOf({ smart: c.MODEL_SMART, fast: c.MODEL_FAST }, c.PRICE_TABLE);

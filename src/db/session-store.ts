@@ -14,7 +14,10 @@ export type LedgerEntry = Omit<typeof llmCalls.$inferInsert, 'id' | 'sessionId' 
 export interface SessionPatch {
   status?: SessionStatus;
   phase?: string;
+  /** Merged into the stored progress (top-level keys replaced). */
   progress?: Record<string, unknown>;
+  /** Sets `progress.subProblems[id]`: concurrent sub-problems each write their own entry. */
+  subProblemProgress?: { id: string; value: Record<string, unknown> };
   results?: Record<string, unknown>;
   error?: Record<string, unknown> | null;
   ended?: boolean;
@@ -199,7 +202,7 @@ export class SessionStore {
           updatedAt: now,
           ...(p.status && { status: p.status }),
           ...(p.phase && { phase: p.phase }),
-          ...(p.progress && { progress: p.progress }),
+          ...((p.progress || p.subProblemProgress) && { progress: progressSql(p) }),
           ...(p.results && { results: p.results }),
           ...(p.error !== undefined && { error: p.error }),
           ...(p.ended && { endedAt: now }),
@@ -244,6 +247,15 @@ export class SessionStore {
       );
     return rows.map((r) => r.id);
   }
+}
+
+function progressSql(p: SessionPatch) {
+  let expr = p.progress ? sql`${sessions.progress} || ${JSON.stringify(p.progress)}::jsonb` : sql`${sessions.progress}`;
+  if (p.subProblemProgress) {
+    const { id, value } = p.subProblemProgress;
+    expr = sql`jsonb_set(${expr} || jsonb_build_object('subProblems', coalesce(${expr} -> 'subProblems', '{}'::jsonb)), array['subProblems', ${id}]::text[], ${JSON.stringify(value)}::jsonb)`;
+  }
+  return expr;
 }
 
 type PhaseRow = Omit<Usage, 'byPhase'> & { phase: string };

@@ -23,38 +23,89 @@ export type Usage = z.infer<typeof usage>;
 const seat = z.object({ code: z.string(), name: z.string(), title: z.string() });
 const subProblemRef = { subProblemId: z.string() };
 
+const disclaimer = z.object({ kind: z.string(), text: z.string() });
+const metrics = z.object({
+  round: z.number().int(),
+  novelty: z.number().describe('Mean novelty of the round against all earlier contributions (1 − max decayed similarity)'),
+  noveltyByPersona: z.record(z.string(), z.number()),
+  convergence: z.number().describe('Mean pairwise similarity of the experts\' latest positions, 0-1'),
+  conflict: z.number().describe('Share of disagreement among the experts\' references to each other, 0-1'),
+  relevance: z.number().describe('Relevance to the sub-problem goal, 0-10 (under the drift threshold the facilitator redirects)'),
+  entropy: z.number().describe('Spread of positions over clusters, 0 (one view) to 1 (all different)'),
+  repetition: z.number().describe('Share of contributions below the novelty threshold'),
+  marginalUtility: z.number(),
+  agreement: z.number(),
+});
+const stop = z.object({
+  stop: z.boolean(),
+  reason: z.enum(['continue', 'consensus', 'diminishing_returns', 'deadlock', 'max_rounds', 'time_limit', 'budget']),
+  action: z.enum(['continue', 'vote', 'break_deadlock']),
+  detail: z.string(),
+});
+const quality = z.object({
+  roundsUsed: z.number().int(),
+  maxRounds: z.number().int(),
+  elapsedMs: z.number(),
+  stopReason: z.string(),
+  earlyStop: z.boolean(),
+  consensus: z.number(),
+  meanConfidence: z.number(),
+  meanRelevance: z.number(),
+  drift: z.number(),
+  researchUsed: z.number().int(),
+  interventions: z.array(z.object({ kind: z.string(), round: z.number().int() })),
+  deadlocksResolved: z.number().int(),
+  redirects: z.number().int(),
+  costUsd: z.number(),
+});
+const vote = z.object({
+  persona: z.string(),
+  optionId: z.string(),
+  rationale: z.string(),
+  confidence: z.number(),
+  strongObjection: z.string().nullable(),
+});
+const estimate = z.object({ minimumUsd: z.number(), expectedUsd: z.number(), maximumUsd: z.number() });
+
 /** Every event type a session can emit, with the schema of its `data`. */
 export const eventDataSchemas = {
   'session.created': z.object({ problem: z.string(), context: z.string(), provider: z.string(), mode: z.string() }),
   'session.started': z.object({ attempt: z.number().int() }),
+  'guardrail.refused': z.object({ category: z.string(), reason: z.string(), by: z.enum(['screen', 'model']) }),
   'clarification.requested': z.object({
     questions: z.array(z.object({ id: z.string(), question: z.string(), why: z.string() })),
     mode: z.string(),
   }),
   'problem.stated': problemStatementSchema,
   'decomposition.completed': z.object({
-    subProblems: z.array(subProblemSchema),
+    subProblems: z.array(subProblemSchema.extend({ meta: z.object({ groups: z.array(z.string()) }).optional(), highLevel: z.boolean().optional() })),
     order: z.array(z.string()),
     rationale: z.string(),
+    broken: z.array(z.object({ from: z.string(), to: z.string(), why: z.string() })).describe('Dependencies dropped, e.g. to break a cycle'),
+    grouped: z.array(z.object({ id: z.string(), members: z.array(z.string()) })).describe('Meta-problems formed when more than five were proposed'),
+    flags: z.object({ atomic: z.boolean(), vague: z.boolean(), grouped: z.boolean() }),
   }),
+  'cost.estimated': estimate.extend({ perSubProblem: z.array(estimate), budgetUsd: z.number().nullable() }),
   'board.assembled': z.object({
-    members: z.array(seat.extend({ rationale: z.string() })),
-    panels: z.record(z.string(), z.array(z.string())),
+    members: z.array(seat.extend({ rationale: z.string(), subProblems: z.array(z.string()) })),
+    panels: z.record(z.string(), z.array(z.string())).describe('Persona codes per sub-problem'),
+    picks: z.record(z.string(), z.array(z.object({ code: z.string(), rationale: z.string() }))),
   }),
   'subproblem.started': z.object({
     ...subProblemRef,
-    index: z.number().int(),
-    total: z.number().int(),
     title: z.string(),
     goal: z.string(),
     maxRounds: z.number().int(),
     panel: z.array(z.string()),
+    complexity: z.number().int(),
   }),
   'round.started': z.object({
     ...subProblemRef,
     round: z.number().int(),
     maxRounds: z.number().int(),
+    phase: z.enum(['opening', 'early', 'middle', 'late']),
     speakers: z.array(z.string()),
+    invited: z.array(z.string()).describe('Silent experts the facilitator invited to speak'),
   }),
   'contribution.completed': z.object({
     ...subProblemRef,
@@ -64,39 +115,55 @@ export const eventDataSchemas = {
     text: z.string(),
     position: z.string(),
     words: z.number().int(),
+    agreesWith: z.array(z.string()),
+    disagreesWith: z.array(z.string()),
+    confidence: z.number(),
+    researchRequest: z.string().nullable(),
   }),
-  'facilitator.message': z.object({ ...subProblemRef, round: z.number().int(), text: z.string() }),
-  'moderator.intervened': z.object({ ...subProblemRef, round: z.number().int(), moderator: z.string(), text: z.string() }),
-  'research.completed': z.object({ ...subProblemRef, round: z.number().int(), query: z.string(), findings: z.string() }),
-  'round.completed': z.object({
+  'facilitator.message': z.object({
     ...subProblemRef,
     round: z.number().int(),
-    metrics: z.object({ novelty: z.number(), convergence: z.number() }),
-    stop: z.object({ stop: z.boolean(), reason: z.string() }),
+    kind: z.enum(['summary', 'redirect', 'invite', 'deadlock']),
+    text: z.string(),
   }),
-  'checkpoint.requested': z.object({ checkpointId: z.string(), kind: z.string(), prompt: z.string() }),
-  'checkpoint.resolved': z.object({ checkpointId: z.string(), action: z.string() }),
-  'options.proposed': z.object({ ...subProblemRef, options: z.array(optionSchema) }),
-  'vote.cast': z.object({
+  'moderator.intervened': z.object({ ...subProblemRef, round: z.number().int(), moderator: z.string(), text: z.string() }),
+  'research.completed': z.object({
     ...subProblemRef,
-    persona: z.string(),
-    optionId: z.string(),
-    rationale: z.string(),
+    round: z.number().int(),
+    query: z.string(),
+    findings: z.string(),
+    source: z.literal('model_knowledge').describe('v1 research is the model\'s general knowledge, not a live source'),
     confidence: z.number(),
   }),
+  'round.completed': z.object({ ...subProblemRef, round: z.number().int(), metrics, stop }),
+  'checkpoint.requested': z.object({ checkpointId: z.string(), kind: z.string(), prompt: z.string() }),
+  'checkpoint.resolved': z.object({ checkpointId: z.string(), action: z.string() }),
+  'options.proposed': z.object({
+    ...subProblemRef,
+    options: z.array(optionSchema),
+    decisionReversibility: z.enum(['one_way', 'two_way']),
+    reversibilityWhy: z.string(),
+  }),
+  'vote.cast': vote.extend({ ...subProblemRef, name: z.string() }),
   'votes.calibrated': z.object({
     ...subProblemRef,
     changes: z.array(z.object({ persona: z.string(), before: z.number(), after: z.number() })),
   }),
-  'vote.completed': z.object({ ...subProblemRef, tally: tallySchema }),
-  'synthesis.completed': z.object({ ...subProblemRef, synthesis: synthesisSchema }),
-  'subproblem.completed': z.object({ ...subProblemRef, rounds: z.number().int(), stopReason: z.string() }),
+  'vote.completed': z.object({ ...subProblemRef, tally: tallySchema, reversibility: z.enum(['one_way', 'two_way']) }),
+  'synthesis.completed': z.object({
+    ...subProblemRef,
+    synthesis: synthesisSchema,
+    commitment: z.object({ triggered: z.boolean(), triggers: z.array(z.string()), statement: z.string() }),
+    disclaimers: z.array(disclaimer),
+    advisoryFixes: z.array(z.string()).describe('Directive phrases found in the output and rewritten as advice'),
+  }),
+  'subproblem.completed': z.object({ ...subProblemRef, rounds: z.number().int(), stopReason: z.string(), quality }),
   'expert_memory.injected': z.object({
     ...subProblemRef,
     persona: z.string(),
     fromSubProblems: z.array(z.string()),
   }),
-  'recommendation.completed': finalRecommendationSchema,
+  'recommendation.completed': finalRecommendationSchema.extend({ disclaimers: z.array(disclaimer), advisoryFixes: z.array(z.string()) }),
   'usage.updated': usage,
   'session.completed': z.object({ usage }),
   'session.failed': z.object({

@@ -6,14 +6,31 @@ import { z } from 'zod';
  * and what the event log and the session results carry.
  */
 
+export const DOMAINS = ['strategy', 'finance', 'market', 'product', 'technical', 'operations', 'risk', 'people', 'legal'] as const;
+export const domainSchema = z.enum(DOMAINS);
+export type Domain = z.infer<typeof domainSchema>;
+
+export const CATEGORIES = ['product', 'pricing', 'growth', 'technical', 'hiring', 'strategy', 'finance', 'operations', 'legal', 'other'] as const;
+
 export const problemStatementSchema = z.object({
   statement: z.string().min(10).describe('The decision to make, restated clearly in one or two sentences'),
-  assumptions: z.array(z.string().min(3)).max(5).describe('Explicit assumptions made in place of unanswered questions'),
-  domains: z
-    .array(z.enum(['strategy', 'finance', 'market', 'product', 'technical', 'operations', 'risk', 'people', 'legal']))
-    .min(1)
-    .max(5)
-    .describe('Domains of expertise the decision needs'),
+  clarifications: z
+    .array(
+      z.object({
+        question: z.string().min(5).describe('A question whose answer would change the recommendation'),
+        why: z.string().min(3).describe('Why it blocks'),
+        assumption: z.string().min(3).describe('What the board assumes if nobody answers'),
+      }),
+    )
+    .max(3)
+    .describe('Only the questions that block; 0-3'),
+  assumptions: z.array(z.string().min(3)).max(5).describe('Other explicit assumptions'),
+  domains: z.array(domainSchema).min(1).max(5).describe('Domains of expertise the decision needs'),
+  category: z.enum(CATEGORIES).describe('The kind of decision'),
+  vague: z.boolean().describe('True when the problem is too vague to decompose into concrete sub-problems'),
+  safety: z
+    .object({ allowed: z.boolean(), reason: z.string() })
+    .describe('allowed=false only for illegal or harmful requests the board must not deliberate'),
 });
 export type ProblemStatement = z.infer<typeof problemStatementSchema>;
 
@@ -25,11 +42,18 @@ export const subProblemSchema = z.object({
   successCriteria: z.array(z.string()).min(1).max(5),
   dependsOn: z.array(z.string()).describe('Ids of sub-problems whose answer this one needs'),
   complexity: z.number().int().min(1).max(10),
+  domains: z.array(domainSchema).min(1).max(4).describe('Expertise this sub-problem needs'),
 });
-export type SubProblem = z.infer<typeof subProblemSchema>;
+export type SubProblem = z.infer<typeof subProblemSchema> & {
+  /** Set by the engine: a meta-problem grouping several proposed sub-problems, or the one high-level sub-problem of a vague problem. */
+  meta?: { groups: string[] } | undefined;
+  highLevel?: boolean | undefined;
+};
 
+/** What the model proposes; the engine normalises it to 1-5 sub-problems (grouping more into meta-problems). */
 export const decompositionSchema = z.object({
-  subProblems: z.array(subProblemSchema).min(1).max(5),
+  subProblems: z.array(subProblemSchema).min(1).max(8),
+  atomic: z.boolean().describe('True when the decision is already atomic: one sub-problem, the problem itself'),
   rationale: z.string().describe('Why the problem splits this way'),
 });
 export type Decomposition = z.infer<typeof decompositionSchema>;
@@ -37,6 +61,14 @@ export type Decomposition = z.infer<typeof decompositionSchema>;
 export const contributionSchema = z.object({
   text: z.string().min(20).describe('What the expert says, in the first person'),
   position: z.string().min(3).max(200).describe('The stance in one line'),
+  agreesWith: z.array(z.string()).describe('Persona codes of experts this builds on or agrees with'),
+  disagreesWith: z.array(z.string()).describe('Persona codes of experts this challenges'),
+  confidence: z.number().min(0).max(1),
+  claims: z
+    .array(z.object({ claim: z.string(), basis: z.enum(['evidence', 'experience', 'assumption']) }))
+    .max(3)
+    .describe('Key factual claims and what they rest on'),
+  researchRequest: z.string().nullable().describe('A question needing research before deciding, or null'),
 });
 export type Contribution = z.infer<typeof contributionSchema>;
 
@@ -51,15 +83,43 @@ export const optionSchema = z.object({
 });
 export type Option = z.infer<typeof optionSchema>;
 
-export const optionsSchema = z.object({ options: z.array(optionSchema).min(2).max(4) });
+export const optionsSchema = z.object({
+  options: z.array(optionSchema).min(2).max(4),
+  decisionReversibility: z.enum(['one_way', 'two_way']).describe('Is the decision as a whole hard to reverse?'),
+  reversibilityWhy: z.string().min(3),
+});
+export type OptionsOutput = z.infer<typeof optionsSchema>;
 
 export const voteSchema = z.object({
   optionId: z.string().regex(/^[A-D]$/),
   rationale: z.string().min(20).describe('50-100 words'),
   confidence: z.number().min(0).max(1),
+  strongObjection: z.string().nullable().describe('An option you strongly object to and why, or null'),
 });
 export type VoteOutput = z.infer<typeof voteSchema>;
-export type Vote = VoteOutput & { persona: string };
+export type Vote = VoteOutput & { persona: string; initialConfidence?: number };
+
+export const calibrationSchema = z.object({
+  confidence: z.number().min(0).max(1).describe('Your reconsidered confidence in your vote'),
+  reason: z.string().min(3),
+});
+
+export const facilitatorRoundSchema = z.object({
+  summary: z.string().min(10).describe('Key points and disagreements of the round, 2-3 sentences'),
+  keyArguments: z.array(z.string()).max(5).describe('The strongest arguments so far'),
+  relevance: z.number().min(0).max(10).describe('How relevant the round was to the sub-problem goal'),
+  agreement: z.number().min(0).max(1).describe('Share of experts aligned on one position'),
+  sentiment: z.enum(['optimistic', 'balanced', 'pessimistic']),
+  wantsToSpeak: z.array(z.string()).describe('Persona codes with something material to add next round'),
+  nextQuestion: z.string().min(5).describe('The probing question for the next round'),
+});
+export type FacilitatorRound = z.infer<typeof facilitatorRoundSchema>;
+
+export const moderatorSchema = z.object({ text: z.string().min(20) });
+export const researchSchema = z.object({
+  findings: z.string().min(20).describe('What general knowledge says, with its limits'),
+  confidence: z.number().min(0).max(1),
+});
 
 export const synthesisSchema = z.object({
   recommendation: z.string().min(10),
@@ -72,6 +132,10 @@ export type Synthesis = z.infer<typeof synthesisSchema>;
 
 export const finalRecommendationSchema = z.object({
   summary: z.string().min(10),
+  conflicts: z
+    .array(z.object({ between: z.array(z.string()), resolution: z.string() }))
+    .max(5)
+    .describe('Conflicts between sub-problem recommendations and how they resolve'),
   steps: z.array(z.string().min(3)).min(1).max(8).describe('Sequential implementation steps'),
   tradeoffs: z.array(z.string()).max(5),
   confidence: z.enum(['low', 'medium', 'high']),
@@ -94,11 +158,17 @@ export const personaSchema = z.object({
 export type Persona = z.infer<typeof personaSchema>;
 
 export const tallySchema = z.object({
-  mechanism: z.enum(['simple_majority']),
+  mechanism: z.enum(['simple_majority', 'supermajority', 'confidence_weighted']),
   why: z.string(),
+  /** Votes per option, whatever the mechanism. */
   distribution: z.record(z.string(), z.number().int()),
+  /** What decided it: vote counts, or summed calibrated confidence for the weighted mechanism. */
+  weights: z.record(z.string(), z.number()),
   winner: z.string().nullable(),
   tie: z.array(z.string()),
+  /** Share of the board behind the leading option. */
   consensus: z.number().min(0).max(1),
+  /** One-way door without a supermajority: the board recommends more analysis or deferring. */
+  deferred: z.boolean(),
 });
 export type Tally = z.infer<typeof tallySchema>;

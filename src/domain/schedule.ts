@@ -1,9 +1,13 @@
 import type { SubProblem } from './model';
+import { bandOf, DEFAULT_ENGINE_SETTINGS, type EngineSettings } from './settings';
 
-/** Round cap for a sub-problem's complexity: 1-3 → 5, 4-6 → 7, 7-10 → 10, never above the hard cap. */
-export function roundCap(complexity: number, hardCap = 15): number {
-  const cap = complexity <= 3 ? 5 : complexity <= 6 ? 7 : 10;
-  return Math.min(cap, hardCap);
+/**
+ * Round cap for a sub-problem's complexity band (1-3 simple, 4-6 moderate,
+ * 7-10 complex; spec defaults 5/7/10), never above the hard cap. The caps
+ * come from the engine settings so a deployment can tune them.
+ */
+export function roundCap(complexity: number, caps: EngineSettings['roundCaps'] = DEFAULT_ENGINE_SETTINGS.roundCaps): number {
+  return Math.min(caps[bandOf(complexity)], caps.hard);
 }
 
 export interface Schedule {

@@ -7,6 +7,7 @@ import { buildOpenApi } from './openapi';
 import { HttpProblem, sendProblem, toProblem } from './problem';
 import { registerRoute, type RouteDef } from './route';
 import { healthRoutes } from './routes/health';
+import { personaRoutes } from './routes/personas';
 import { sessionRoutes } from './routes/sessions';
 import { streamRoute } from './routes/stream';
 
@@ -18,7 +19,7 @@ export const API_INFO = {
 };
 
 export function allRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
-  return [...sessionRoutes(deps), streamRoute(deps), ...healthRoutes(deps)];
+  return [...sessionRoutes(deps), streamRoute(deps), ...personaRoutes(), ...healthRoutes(deps)];
 }
 
 /** The OpenAPI document, generated from the same route definitions the server runs. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { usageSchema } from '../domain/events';
+import { engineSettingsSchema } from '../domain/settings';
 
 export const STATUSES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
 
@@ -25,6 +26,17 @@ export const createSessionBody = (maxChars: number) =>
       .optional()
       .describe('Seed for the simulated provider: the same seed and problem give the same deliberation'),
     mode: z.enum(['auto']).default('auto').describe('auto: no pauses; clarifications become recorded assumptions'),
+    budget_usd: z
+      .number()
+      .positive()
+      .max(10_000)
+      .optional()
+      .describe('Spending cap: the board moves to voting when the next round would exceed it; refused up front (422) if even the cheapest session cannot fit'),
+    settings: engineSettingsSchema
+      .partial()
+      .strict()
+      .optional()
+      .describe('Deliberation settings for this session (round caps, thresholds, panel sizes), merged over the deployment\'s'),
   });
 
 export const sessionIdParams = z.object({ id: z.uuid({ error: 'must be a session id (UUID)' }) });

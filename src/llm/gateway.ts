@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Price } from '../config/config';
+import { tierPricesOf, type Price, type TierPrices } from '../config/config';
 import type { LedgerEntry } from '../db/session-store';
 import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse, type LlmUsage, type Tier } from '../ports/llm';
 import type { RenderedPrompt } from './prompts';
@@ -69,6 +69,11 @@ export class LlmGateway {
     readonly provider: LlmProvider,
     private readonly opts: GatewayOptions,
   ) {}
+
+  /** List prices of the models behind each tier (zero for an unpriced model). */
+  tierPrices(): TierPrices {
+    return tierPricesOf(this.opts.models, this.opts.prices);
+  }
 
   async call<T = string>(spec: CallSpec<T>, ctx: CallContext): Promise<CallResult<T>> {
     const model = this.opts.models[spec.tier];

@@ -9,6 +9,7 @@ import { buildApp } from '../http/app';
 import { EventHub } from '../http/event-hub';
 import { CLOSING_EVENT } from '../http/routes/stream';
 import type { LlmProvider } from '../ports/llm';
+import { createLocalEmbedder } from '../embeddings/local-embedder';
 import { createGateway } from '../llm/provider';
 import { loadPrompts } from '../llm/prompts';
 import { openRedis, RedisNotifier } from '../queue/redis';
@@ -96,6 +97,8 @@ export async function startWorker(
     gateway: createGateway(config, provider),
     notifier: new RedisNotifier(redis),
     prompts: loadPrompts(),
+    embedder: createLocalEmbedder(),
+    settings: config.ENGINE_SETTINGS,
   };
   const jobsConnection = openRedis(config.REDIS_URL, 'bo1-worker-jobs');
   const worker = startSessionWorker(

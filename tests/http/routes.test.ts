@@ -113,3 +113,18 @@ describe('ops', () => {
     expect(docs.status).toBe(200);
   });
 });
+
+describe('personas', () => {
+  it('lists the pool with every attribute the spec names, and serves one by code', async () => {
+    const { items } = await getJson(`${stack.url}/v1/personas`);
+    expect(items.length).toBeGreaterThanOrEqual(8);
+    for (const role of ['Technical Architect', 'Financial Analyst', 'User Advocate', 'Risk Manager', 'Growth Strategist', 'Operations Expert', 'Behavioral Psychologist', 'Data Scientist']) {
+      expect(items.map((p: { title: string }) => p.title)).toContain(role);
+    }
+    const one = await getJson(`${stack.url}/v1/personas/financial_analyst`);
+    expect(one).toMatchObject({ code: 'financial_analyst', riskTolerance: expect.any(String), timeHorizon: expect.any(String), optimism: expect.any(String) });
+    expect(one.typicalConcerns.length).toBeGreaterThan(0);
+    await expectProblem(await fetch(`${stack.url}/v1/personas/nobody_here`), 404);
+    await expectProblem(await fetch(`${stack.url}/v1/personas/Bad-Code`), 400, 'params.code');
+  });
+});

@@ -11,6 +11,7 @@ import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provi
 import { LlmError } from '../../src/ports/llm';
 import { DEFAULT_PRICES } from '../../src/config/config';
 import { testDatabaseUrl } from '../support/env';
+import { createLocalEmbedder } from '../../src/embeddings/local-embedder';
 
 let database: Database;
 let store: SessionStore;
@@ -27,6 +28,7 @@ function deps(provider: ScriptedProvider): RunnerDeps {
     gateway: new LlmGateway(provider, { models: { fast: 'claude-haiku-5-5', smart: 'claude-sonnet-5-5' }, prices: DEFAULT_PRICES }),
     notifier: { publish: async (_id, seq) => void published.push(seq) },
     prompts: loadPrompts(),
+    embedder: createLocalEmbedder(),
   };
 }
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { envelopeSchema, event } from '../../domain/events';
 import { InvalidCursorError } from '../../db/session-store';
+import { estimateMinimumSessionCostUsd } from '../../domain/budget';
+import { tierPrices } from '../../config/config';
 import { HttpProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
 import {
@@ -42,9 +44,22 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       },
       400: problems[400],
       413: { description: 'Body larger than the configured limit', schema: problemSchema },
+      422: { description: '`budget_usd` cannot cover even the cheapest session', schema: problemSchema },
       415: { description: 'Body is not JSON', schema: problemSchema },
     },
     handler: async ({ body, reply }) => {
+      if (body.budget_usd !== undefined) {
+        const minimum = estimateMinimumSessionCostUsd(body.problem.length + body.context.length, tierPrices(config));
+        if (body.budget_usd < minimum) {
+          throw new HttpProblem(
+            422,
+            'budget-too-small',
+            'Budget too small',
+            `body.budget_usd: $${body.budget_usd} cannot cover even the cheapest session (about $${minimum.toFixed(4)} with the configured models)`,
+            [{ field: 'body.budget_usd', message: `must be at least ${minimum.toFixed(4)}` }],
+          );
+        }
+      }
       const id = randomUUID();
       const row = await store.create(
         {
@@ -52,7 +67,11 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
           tenantId: tenant,
           problem: body.problem,
           context: body.context,
-          options: { mode: body.mode },
+          options: {
+            mode: body.mode,
+            ...(body.budget_usd !== undefined && { budgetUsd: body.budget_usd }),
+            ...(body.settings && { settings: body.settings }),
+          },
           provider: deps.providerName,
           seed: body.seed ?? randomUUID(),
         },

@@ -205,7 +205,90 @@ function factsOf(text: string): Facts {
   return f;
 }
 
+// ---- the seed and the paths it drives ----
+
+/**
+ * The session part of a step key ("seed:sp2/r3/financial_analyst#1" → "seed").
+ * Everything that must hold for a whole debate (polarised or not, which rounds
+ * drift, how a vote splits) hashes from it, never from the attempt number.
+ */
+export const seedOf = (key: string) => {
+  const i = key.indexOf(':');
+  return i > 0 ? key.slice(0, i) : key.replace(/#\d+$/, '');
+};
+
+/** How a sub-problem's debate runs: most converge, some polarise into deadlock, some agree too early. */
+export type DebateMode = 'polarised' | 'groupthink' | 'normal';
+
+export function debateMode(seed: string, subProblemId: string): DebateMode {
+  const h = hash(`${seed}|${subProblemId}|mode`) % 100;
+  return h < 18 ? 'polarised' : h < 30 ? 'groupthink' : 'normal';
+}
+
+/** Rounds (never the opening) in which the discussion wanders off the goal: about one in ten. */
+export const driftRound = (seed: string, subProblemId: string, round: number) => round >= 2 && hash(`${seed}|${subProblemId}|r${round}|drift`) % 100 < 10;
+
+const codes = (v: unknown): string[] => [...new Set(list(v).filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()))];
+const nameOf = (code: string) => personaByCode(code)?.name ?? ucFirst(code.replace(/_/g, ' '));
+const joinAnd = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
+const namesOf = (cs: string[]) => joinAnd(cs.map(nameOf)) || 'the others';
+
 // ---- problem_statement ----
+
+type Category = 'product' | 'pricing' | 'growth' | 'technical' | 'hiring' | 'strategy' | 'finance' | 'operations' | 'legal' | 'other';
+
+const CATEGORY_KEYWORDS: [Category, RegExp][] = [
+  ['hiring', /\bhir(?:e|es|ing)\b|recruit|co-?founder|salesperson|contractor|employee|freelancer/gi],
+  ['pricing', /\bpric|\btiers?\b|\/month|\/mo\b|per month|monetis|monetiz|subscription|discount|usage-based|freemium/gi],
+  ['technical', /rewrit|refactor|migrat|architect|codebase|tech(?:nical)? debt|database|\brust\b|python|scal(?:ing|ability|able)|infrastructure|legacy code/gi],
+  ['growth', /marketing|\bseo\b|\bads\b|channel|growth|acquisition|outbound|audience|traffic|grow my|\bgrow\b/gi],
+  ['product', /feature|\bproduct\b|\bapp\b|\bmvp\b|\bbuild\b|launch|roadmap/gi],
+  ['finance', /\binvest|funding|\braise\b|loan|runway|budget|investor|\bcash\b/gi],
+  ['legal', /legal|\bcontracts?\b|trademark|lawsuit|compliance|gdpr|incorporat|licen[cs]/gi],
+  ['operations', /process|operations|supplier|logistics|workload|outsourc|burnout|burnt out/gi],
+  ['strategy', /pivot|niche|direction|strategy|double down|\bmarket\b|segment|expand|name my|\bbrand/gi],
+];
+
+function categoryOf(problem: string, context: string): Category {
+  const score = (re: RegExp) => (problem.match(re) ?? []).length * 2 + (context.match(re) ?? []).length;
+  const scored = CATEGORY_KEYWORDS.map(([c, re], i) => ({ c, i, n: score(re) })).filter((x) => x.n > 0);
+  scored.sort((a, b) => b.n - a.n || a.i - b.i);
+  return scored[0]?.c ?? 'other';
+}
+
+/** Words that make a question generic: with these removed, nothing concrete is left to decide. */
+const GENERIC =
+  /\b(?:succeed|success(?:ful)?|happ(?:y|ier|iness)|better|improve|make it|make money|get rich|grow my (?:business|company|startup)|be great|thrive|win|what should i do(?: next| now)?(?: with my life)?|where (?:do|should) i (?:start|begin)|my life|my career)\b/gi;
+
+/** Too vague to decompose: short, generic, nothing concrete to decide, no context to go on. */
+function isVague(problem: string, context: string): boolean {
+  if (context.length >= 20 || wordCount(problem) > 12 || /\d/.test(problem)) return false;
+  if (alternatives(choiceOf(problem)).length) return false;
+  return categoryOf(problem.replace(GENERIC, ' '), '') === 'other';
+}
+
+/** Rich context: numbers and specifics the board can work from. */
+function isRich(context: string): boolean {
+  return Object.keys(factsOf(context)).length >= 2 || (/\d/.test(context) && wordCount(context) >= 8);
+}
+
+function safetyOf(text: string): { allowed: boolean; reason: string } {
+  for (const [re, reason] of B.HARMFUL_REQUESTS) if (re.test(text)) return { allowed: false, reason };
+  return { allowed: true, reason: 'ordinary business decision' };
+}
+
+function clarificationsFor(problem: string, context: string, f: Facts, r: Rng) {
+  if (isRich(context)) return [];
+  const missing: (keyof typeof B.CLARIFICATIONS)[] = [];
+  if (!f.budget && !f.money) missing.push('budget');
+  if (!f.goal) missing.push('goal');
+  if (!f.time) missing.push('time');
+  if (!f.team) missing.push('team');
+  if (!f.audience) missing.push('audience');
+  const topical = /\bname\b|\bbrand/i.test(problem) ? (['naming'] as const) : [];
+  const keys = [...topical, ...r.shuffle(missing.length ? missing : (['goal'] as const))];
+  return keys.slice(0, r.int(1, Math.min(3, keys.length))).map((k) => ({ ...B.CLARIFICATIONS[k] }));
+}
 
 const problemStatement: Generator = (h, r) => {
   const problem = str(h.problem);
@@ -221,10 +304,82 @@ const problemStatement: Generator = (h, r) => {
   if (f.audience) found.push(`The existing ${f.audience} stay roughly stable while this is decided.`);
   if (!found.length) found.push('No hard constraints apply beyond those stated; current resources stay as they are.');
   const assumptions = r.shuffle(found).slice(0, r.int(1, Math.min(3, found.length)));
-  return { statement: restate(problem), assumptions, domains: detectDomains(`${problem} ${context}`) };
+  const safety = safetyOf(`${problem} ${context}`);
+  return {
+    statement: restate(problem),
+    clarifications: safety.allowed ? clarificationsFor(problem, context, f, r) : [],
+    assumptions,
+    domains: detectDomains(`${problem} ${context}`),
+    category: categoryOf(problem, context),
+    vague: isVague(problem, context),
+    safety,
+  };
 };
 
 // ---- decompose ----
+
+const IRREVERSIBLE =
+  /\bhir(?:e|es|ing)\b|co-?founder|equity|rewrit|migrat|pivot|\binvest|\bcontracts?\b|\bsign(?:s|ed|ing)?\b|\bquit\b|\bsell (?:the|my|our) (?:company|business|startup)/i;
+
+/** Which templates carry which hard-to-reverse commitment when the problem mentions it. */
+const HARD_TO_REVERSE: Partial<Record<B.TemplateName, RegExp>> = {
+  strategy: IRREVERSIBLE,
+  people: /co-?founder|equity|\bhir(?:e|es|ing)\b/i,
+  legal: /equity|\bsign(?:s|ed|ing)?\b|\bcontracts?\b/i,
+  technical: /rewrit|migrat/i,
+  finance: /\binvest/i,
+  product: /pivot/i,
+  market: /pivot/i,
+};
+
+function hardNote(template: B.TemplateName, problem: string): string {
+  const m = HARD_TO_REVERSE[template]?.exec(problem);
+  if (!m) return '';
+  const phrase = B.IRREVERSIBLE_PHRASES.find(([re]) => re.test(m[0]))?.[1] ?? 'This commitment';
+  return `${phrase} is hard to reverse, so this part needs a high bar.`;
+}
+
+/** Distinct concerns a problem lists ("build, launch, price, hire for and fund…"), questions or bullet points. */
+function concernCount(problem: string, context: string): number {
+  let best = 0;
+  for (const s of problem.replace(/\([^)]*\)/g, '').split(/(?<=[.?!])\s+/)) {
+    // A list joined by "or" offers alternatives for one decision, not separate concerns.
+    if (/\bor\b/i.test(s) || !/\band\b/i.test(s)) continue;
+    best = Math.max(best, s.split(/,\s*|\s+and\s+/i).filter((x) => x.trim().length > 1).length);
+  }
+  const questions = (`${problem} ${context}`.match(/\?/g) ?? []).length;
+  const bullets = (`${problem}\n${context}`.match(/^\s*(?:[-*•]|\d+[.)])\s+/gm) ?? []).length;
+  return Math.max(best, questions, bullets);
+}
+
+const ITEM_TEMPLATES: [RegExp, B.TemplateName][] = [
+  [/pric|monetis|monetiz|charge/i, 'pricing'],
+  [/\bhir|recruit|staff|\bteam\b|co-?founder/i, 'people'],
+  [/fund|raise|financ|budget|invest|pay for|cash/i, 'finance'],
+  [/legal|incorporat|trademark|contract|protect|equity/i, 'legal'],
+  [/launch|market|sell|promot|grow|acquir|customers?/i, 'market'],
+  [/\bbuild|develop|ship|\bcode|design|\bmake\b|product/i, 'product'],
+  [/scal|operat|\brun\b|support|process/i, 'operations'],
+  [/tech|architect|infrastructure|platform|stack/i, 'technical'],
+  [/risk|secur|safe/i, 'risk'],
+];
+
+const FILL_ORDER: B.TemplateName[] = ['market', 'finance', 'product', 'people', 'operations', 'technical', 'risk', 'measures', 'legal', 'pricing'];
+
+/** Makes every sub-problem's domain set different from the ones before it. */
+function distinctDomains(sets: Domain[][]): Domain[][] {
+  const seen = new Set<string>();
+  const all = ['strategy', ...DOMAIN_KEYWORDS.map(([d]) => d)] as Domain[];
+  return sets.map((set) => {
+    let out = [...new Set(set)].slice(0, 3);
+    for (const extra of all) {
+      if (!seen.has([...out].sort().join())) break;
+      if (!out.includes(extra)) out = [...out.slice(0, 2), extra];
+    }
+    seen.add([...out].sort().join());
+    return out;
+  });
+}
 
 const decompose: Generator = (h, r) => {
   const problem = str(h.problem, str(h.statement));
@@ -236,6 +391,7 @@ const decompose: Generator = (h, r) => {
   const userContext = context
     ? ` From what you told us: ${sentence(clipChars(context, 220))}`
     : ' No further context was given; assume current resources stay as they are.';
+  const pricingProblem = /\bpric|\btiers?\b|monetis|monetiz|\/month/i.test(problem);
 
   // Slots the goal templates in text-banks.ts fill from the user's own facts.
   const slots = {
@@ -246,6 +402,12 @@ const decompose: Generator = (h, r) => {
     hours: f.hours ? `about ${f.hours} hours a week` : 'the hours actually available',
   };
   const T = B.SUBPROBLEM_TEMPLATES;
+  const withNote = (goal: string, template: B.TemplateName) => {
+    const note = IRREVERSIBLE.test(goal) ? '' : hardNote(template, problem);
+    return note ? `${sentence(goal)} ${note}` : goal;
+  };
+  const complexityOf = (template: B.TemplateName, lo: number, hi: number) => (hardNote(template, problem) ? r.int(7, 8) : r.int(lo, hi));
+  const directionDomains: Domain[] = ['strategy', ...domains.filter((d) => d !== 'strategy').slice(0, 1)];
   const direction = (id: string, complexity: number) => ({
     id,
     title: !choice
@@ -253,46 +415,92 @@ const decompose: Generator = (h, r) => {
       : choice.length <= 100
         ? `Overall direction: ${choice}`
         : `Overall direction: which of the ${Math.max(2, alternatives(choice).length)} paths to take`,
-    goal: choice ? sentence(`Decide which path to take: ${clipChars(choice, 240)}`) : T.strategy.goal,
+    goal: withNote(choice ? sentence(`Decide which path to take: ${clipChars(choice, 240)}`) : T.strategy.goal, 'strategy'),
     context: `${T.strategy.note}${userContext}`,
     successCriteria: [...T.strategy.criteria.slice(0, r.int(1, 2)), ...(f.goal ? [`Keeps the stated goal in reach: ${f.goal}`] : [])],
     dependsOn: [] as string[],
     complexity,
+    domains: directionDomains,
   });
-
-  // Atomic: a short question with (next to) no context is one decision.
-  if (problem.length < 120 && context.length < 40) {
+  const fromTemplate = (name: B.TemplateName, id: string, dependsOn: string[]) => {
+    const t = T[name];
     return {
-      subProblems: [direction('sp1', r.int(2, 4))],
-      rationale: 'This is a single, self-contained choice; splitting it would only add overhead.',
-    };
-  }
-
-  const rest = domains.filter((d) => d !== 'strategy') as (keyof typeof T)[];
-  for (const extra of ['measures', 'operations', 'risk'] as const) if (!rest.includes(extra)) rest.push(extra);
-  const n = clamp(2 + (domains.length >= 3 ? 1 : 0) + (r.chance(0.5) ? 1 : 0), 2, 4);
-  const subProblems = [direction('sp1', r.int(4, 8))];
-  for (const [i, d] of rest.slice(0, n - 1).entries()) {
-    const t = T[d];
-    const id = `sp${i + 2}`;
-    const roll = r.next();
-    // Mostly build on the direction; some stand alone so they can run in parallel.
-    const dependsOn = roll < 0.5 ? ['sp1'] : roll < 0.75 || i === 0 ? [] : [`sp${r.int(1, i + 1)}`];
-    subProblems.push({
       id,
       title: t.title,
-      goal: fill(t.goal, slots),
+      goal: withNote(fill(t.goal, slots), name),
       context: `${t.note}${userContext}`,
       successCriteria: t.criteria.slice(0, r.int(1, 2)).concat(f.goal && r.chance(0.3) ? [`Supports the goal: ${f.goal}`] : []),
       dependsOn,
-      complexity: r.int(2, 8),
-    });
+      complexity: complexityOf(name, 2, 6),
+      domains: [...t.domains] as Domain[],
+    };
+  };
+  /** A mix of sequential and parallel: sp2 and sp3 always differ, later ones vary; only earlier ids. */
+  const dependsOnFor = (i: number, previousSecond: string[] | undefined): string[] => {
+    if (i === 1) return r.chance(0.7) ? ['sp1'] : [];
+    if (i === 2) return previousSecond?.length ? [] : ['sp1'];
+    const roll = r.next();
+    return roll < 0.4 ? ['sp1'] : roll < 0.7 ? [] : [`sp${r.int(2, i)}`];
+  };
+  const finish = (subProblems: ReturnType<typeof direction>[], atomic: boolean, rationale: string) => {
+    const sets = distinctDomains(subProblems.map((s) => s.domains));
+    return { subProblems: subProblems.map((s, i) => ({ ...s, domains: sets[i]! })), atomic, rationale };
+  };
+
+  // Too vague to split: one high-level sub-problem that pins down what success means.
+  if (h.vague === true || isVague(problem, context)) {
+    const v = B.VAGUE_SUBPROBLEM;
+    return finish(
+      [{ id: 'sp1', title: v.title, goal: v.goal, context: `${v.note}${userContext}`, successCriteria: v.criteria, dependsOn: [], complexity: r.int(3, 5), domains: ['strategy', 'people'] }],
+      false,
+      'The question is too open to split into concrete parts; the board first defines what success means and the first step towards it.',
+    );
+  }
+
+  const concerns = concernCount(problem, context);
+  // Atomic: a short question with (next to) no context is one decision.
+  if (concerns < 5 && problem.length < 120 && context.length < 40) {
+    return finish(
+      [direction('sp1', complexityOf('strategy', 2, 4))],
+      true,
+      'This is a single, self-contained choice; splitting it would only add overhead.',
+    );
+  }
+
+  let names: B.TemplateName[];
+  if (concerns >= 5) {
+    // Overly complex: one part per concern (the engine groups them into meta-problems).
+    const n = r.int(6, 7);
+    const items = problem.replace(/\([^)]*\)/g, '').split(/,\s*|\s+and\s+|[.?!]\s+|\n/);
+    names = [];
+    for (const item of items) {
+      const match = ITEM_TEMPLATES.find(([re]) => re.test(item))?.[1];
+      if (match && !names.includes(match)) names.push(match);
+    }
+    for (const extra of FILL_ORDER) if (!names.includes(extra)) names.push(extra);
+    names = names.slice(0, n - 1);
+  } else {
+    names = domains.filter((d) => d !== 'strategy').map((d) => (d === 'finance' && pricingProblem ? 'pricing' : d)) as B.TemplateName[];
+    for (const extra of ['measures', 'operations', 'risk'] as const) if (!names.includes(extra)) names.push(extra);
+    const n = clamp(2 + (domains.length >= 3 ? 1 : 0) + (r.chance(0.5) ? 1 : 0), 2, 4);
+    names = names.slice(0, n - 1);
+  }
+
+  const subProblems = [direction('sp1', complexityOf('strategy', 4, 6))];
+  let second: string[] | undefined;
+  for (const [i, name] of names.entries()) {
+    const dependsOn = dependsOnFor(i + 1, second);
+    if (i === 0) second = dependsOn;
+    subProblems.push(fromTemplate(name, `sp${i + 2}`, dependsOn));
   }
   const titles = subProblems.map((s) => s.title.split(':')[0]!.toLowerCase());
-  return {
+  return finish(
     subProblems,
-    rationale: `The decision splits into ${subProblems.length} parts: ${titles.join('; ')}. The overall direction comes first; the others refine how to carry it out and can partly be debated in parallel.`,
-  };
+    false,
+    concerns >= 5
+      ? `The problem bundles ${concerns} distinct concerns, so it splits into ${subProblems.length} parts: ${titles.join('; ')}. Several can be debated in parallel once the overall direction is set.`
+      : `The decision splits into ${subProblems.length} parts: ${titles.join('; ')}. The overall direction comes first; the others refine how to carry it out and can partly be debated in parallel.`,
+  );
 };
 
 // ---- debate: personas, stances, contributions ----
@@ -331,13 +539,24 @@ function subProblemOf(v: unknown) {
   const head = title.split(':')[0]!.trim();
   const core = clipWords(lcFirst(head), 8);
   const focus = /^(the|a|an|this|your)\s/i.test(core) || core === 'the decision' ? core : `the ${core}`;
-  return { id: str(sp.id, 'sp1'), title, goal: str(sp.goal, 'Decide the best way forward'), focus };
+  return {
+    id: str(sp.id, 'sp1'),
+    title,
+    goal: str(sp.goal, 'Decide the best way forward'),
+    context: str(sp.context),
+    complexity: num(sp.complexity),
+    focus,
+  };
 }
+
+/** The goal as a clause that reads after "we need to". */
+const goalClause = (sp: { goal: string }) =>
+  /^decide\b/i.test(sp.goal) ? lcFirst(noStop(clipWords(sp.goal, 24))) : `settle this: ${noStop(clipWords(sp.goal, 20))}`;
 
 /** The user's own alternatives, when the sub-problem lists them after a colon. */
 function alternativesOf(sp: { title: string; goal: string }): string[] {
   const afterColon = (t: string) => (t.includes(':') ? t.slice(t.lastIndexOf(':') + 1).trim() : '');
-  return alternatives(afterColon(sp.goal) || afterColon(sp.title));
+  return alternatives(afterColon(firstSentence(sp.goal)) || afterColon(sp.title));
 }
 
 function varsOf(p: PersonaHint, focus: string): Record<string, string> {
@@ -358,22 +577,208 @@ function commonStance(sp: { id: string; title: string; focus: string }): string 
   return clipChars(ucFirst(fill(template, { focus: sp.focus })), 200);
 }
 
+type Camp = 'commit' | 'hold';
+
+/** In a polarised debate: the bold commit, the cautious hold, the balanced split by seed. */
+function campOf(p: PersonaHint, seed: string, spId: string): Camp {
+  if (p.risk === 'high' || (p.risk === 'medium' && p.outlook === 'optimistic')) return 'commit';
+  if (p.risk === 'low' || p.outlook === 'skeptical') return 'hold';
+  return hash(`${seed}|${spId}|${p.code}|camp`) % 2 ? 'commit' : 'hold';
+}
+
+type Family = 'common' | 'commit' | 'hold' | 'pilot' | 'stage' | 'other';
+
+function familyOf(position: string, common: string): Family {
+  if (position === common) return 'common';
+  if (/^commit\b/i.test(position)) return 'commit';
+  if (/^do not commit\b/i.test(position)) return 'hold';
+  if (/^pilot\b/i.test(position)) return 'pilot';
+  if (/^stage\b/i.test(position)) return 'stage';
+  if (/^(?:time-box a pilot|take a reversible first step|start .+ small)/i.test(position)) return 'common';
+  return 'other';
+}
+
+/** How two stances relate: the shared pilot line sits near both the pilot and the staged view, unless one side is holding out. */
+function compatibility(a: Family, b: Family, holdingOut: boolean): 'same' | 'near' | 'opposed' {
+  if (a === b && a !== 'other') return 'same';
+  const pair = new Set([a, b]);
+  if (!holdingOut && pair.has('common') && (pair.has('pilot') || pair.has('stage'))) return 'near';
+  if (pair.has('pilot') && pair.has('stage')) return 'near';
+  return 'opposed';
+}
+
 /** The same key with the round and attempt removed: stable for one persona across a debate. */
 const threadOf = (key: string) => key.replace(/#\d+$/, '').replace(/\/r\d+(?=\/|$)/, '');
 
-const openingStatement: Generator = (h, r) => {
+type Phase = 'opening' | 'early' | 'middle' | 'late';
+
+function phaseOf(v: unknown, round: number, maxRounds: number): Phase {
+  if (v === 'opening' || v === 'early' || v === 'middle' || v === 'late') return v;
+  if (round <= 1) return 'opening';
+  if (round >= 3 && round / maxRounds >= 0.8) return 'late';
+  return round <= 4 ? 'early' : 'middle';
+}
+
+const MODERATOR_KINDS = ['contrarian', 'skeptic', 'optimist', 'deadlock'] as const;
+type ModeratorKind = (typeof MODERATOR_KINDS)[number];
+
+function researchQuestion(p: PersonaHint, sp: { title: string; goal: string; context: string; focus: string }, r: Rng): string {
+  const text = `${sp.title} ${sp.goal} ${sp.context}`;
+  const topical = B.TOPIC_RESEARCH.filter(([re]) => re.test(text)).flatMap(([, qs]) => qs);
+  if (topical.length && r.chance(0.6)) return r.pick(topical);
+  return clipChars(fill(B.PERSONA_RESEARCH[p.code] ?? B.DEFAULT_RESEARCH, { focus: sp.focus }), 300);
+}
+
+const stripResearchPrefix = (t: string) => t.replace(/^based on general knowledge \(not a live source\):\s*/i, '');
+
+type Basis = 'evidence' | 'experience' | 'assumption';
+
+function claimsFor(count: number, phase: Phase, skeptic: boolean, research: { query: string; findings: string }[], vars: Record<string, string>, r: Rng) {
+  const out: { claim: string; basis: Basis }[] = [];
+  const cited = research[0];
+  if (cited && count > 0) out.push({ claim: clipChars(sentence(`Research indicates ${lcFirst(noStop(firstSentence(stripResearchPrefix(cited.findings))))}`), 300), basis: 'evidence' });
+  const used = new Set<string>();
+  while (out.length < count) {
+    const roll = r.next();
+    const basis: Basis =
+      phase === 'late' || skeptic ? (roll < 0.6 ? 'experience' : 'evidence') : roll < 0.4 ? 'assumption' : roll < 0.75 ? 'experience' : 'evidence';
+    const claim = ucFirst(fill(r.pick(B.CLAIMS[basis]), vars));
+    if (used.has(claim)) {
+      if (used.size >= 6) break;
+      continue;
+    }
+    used.add(claim);
+    out.push({ claim, basis });
+  }
+  return out;
+}
+
+/**
+ * One expert's turn, opening or later. The sub-problem's debate mode (from the
+ * seed) decides the dynamics: normal debates start contested and converge, a
+ * polarised one splits into two camps that disagree with everyone until a
+ * deadlock intervention, and a groupthink one agrees at once until a contrarian
+ * shakes it up.
+ */
+function debateTurn(h: Rec, r: Rng, key: string, opening: boolean) {
   const p = personaOf(h.persona);
   const sp = subProblemOf(h.subProblem);
   const vars = varsOf(p, sp.focus);
+  const seed = seedOf(key);
+  const thread = threadOf(key);
+  const round = opening ? 1 : Math.max(2, Math.floor(num(h.round) ?? 2));
+  const maxRounds = Math.max(round, Math.floor(num(h.maxRounds) ?? 5));
+  const phase: Phase = opening ? 'opening' : phaseOf(h.phase, round, maxRounds);
+  const previous = str(h.previous);
+  const others = list(h.others)
+    .map(rec)
+    .map((o) => ({ persona: str(o.persona), position: str(o.position) }))
+    .filter((o) => o.persona && o.persona !== p.code);
+  const panel = codes(h.panel);
+  const peers = (panel.length ? panel : others.map((o) => o.persona)).filter((c) => c !== p.code);
+  const moderator = rec(h.moderator);
+  const modKind: ModeratorKind | undefined = MODERATOR_KINDS.find((k) => k === moderator.kind);
+  const research = list(h.research)
+    .map(rec)
+    .map((x) => ({ query: str(x.query), findings: str(x.findings) }))
+    .filter((x) => x.findings);
+  const question = str(h.question);
+  const redirect = h.redirect === true;
+  const mode = debateMode(seed, sp.id);
+  const common = commonStance(sp);
+  const own = ownStance(p, sp.focus);
+  const camp = campOf(p, seed, sp.id);
+  const holdout = rng(`${thread}|holdout`).chance(0.25);
+
+  // ---- where this expert stands now ----
+  type Stance = 'entrenched' | 'compromise' | 'adopted' | 'open' | 'own' | 'broke';
+  let stance: Stance;
+  if (mode === 'polarised') {
+    // The deadlock breaks only through the facilitator's proposal, then spreads to those who see others accept it.
+    if (!opening && previous === common) stance = 'adopted';
+    else if (!opening && !holdout && (modKind === 'deadlock' || others.some((o) => o.position === common))) stance = 'compromise';
+    else stance = 'entrenched';
+  } else if (opening) stance = 'own';
+  else if (mode === 'groupthink' && modKind === 'contrarian' && (p.risk === 'low' || p.outlook === 'skeptical' || rng(`${thread}|break`).chance(0.5))) stance = 'broke';
+  else if (mode === 'groupthink' && (round === 2 || previous === common)) stance = 'adopted';
+  else {
+    const drift = (round - 1) / Math.max(2, maxRounds * 0.6);
+    const pull = modKind === 'deadlock' || modKind === 'optimist' ? 0.25 : 0;
+    if (previous === common || (!holdout && r.next() < drift + pull)) stance = 'adopted';
+    else if (!holdout && drift >= 0.35) stance = 'open';
+    else stance = 'own';
+  }
+  const campStance = clipChars(ucFirst(fill(B.CAMP_STANCES[camp], vars)), 200);
+  const position =
+    stance === 'entrenched'
+      ? campStance
+      : stance === 'adopted' || stance === 'compromise'
+        ? common
+        : stance === 'open'
+          ? clipChars(`${own}, though open to: ${lcFirst(common)}`, 200)
+          : own;
+
+  // ---- who they side with ----
+  const agreesWith: string[] = [];
+  const disagreesWith: string[] = [];
+  const known = new Map(others.map((o) => [o.persona, o.position]));
+  const mine = familyOf(position, common);
+  if (!opening || others.length) {
+    // Divergence early, convergence late: the chance to challenge a peer falls as the debate nears its cap.
+    const base = phase === 'opening' ? 0.5 : phase === 'late' ? 0.15 : clamp(0.8 - 0.7 * (round / maxRounds), 0.1, 0.7);
+    const pDis = clamp(base + (holdout || stance === 'broke' ? 0.25 : 0) - (stance === 'adopted' ? 0.15 : 0), 0.05, 0.95);
+    for (const peer of peers) {
+      const roll = r.next();
+      if (stance === 'entrenched') disagreesWith.push(peer);
+      else if (mode === 'groupthink' && stance === 'adopted' && !modKind) agreesWith.push(peer);
+      else {
+        const theirs = known.get(peer);
+        const fit = theirs === undefined ? 'unknown' : compatibility(mine, familyOf(theirs, common), holdout || stance === 'broke');
+        if (fit === 'same') {
+          if (roll < 0.85) agreesWith.push(peer);
+        } else if (fit === 'near') {
+          if (roll < pDis * 0.5) disagreesWith.push(peer);
+          else if (roll > 0.5) agreesWith.push(peer);
+        } else if (fit === 'opposed') {
+          if (roll < Math.max(0.3, pDis)) disagreesWith.push(peer);
+        } else if (roll < pDis) disagreesWith.push(peer);
+        else if (roll < pDis + (1 - pDis) * 0.6) agreesWith.push(peer);
+      }
+    }
+  }
+
+  const confidence = round2(
+    clamp(
+      stance === 'entrenched'
+        ? 0.78 + r.next() * 0.12
+        : 0.62 +
+            (p.risk === 'high' ? 0.06 : p.risk === 'low' ? -0.03 : 0) +
+            (p.outlook === 'optimistic' ? 0.04 : p.outlook === 'skeptical' ? -0.04 : 0) +
+            (stance === 'adopted' || stance === 'compromise' ? 0.05 + (phase === 'late' ? 0.08 : 0) : 0) +
+            (stance === 'broke' ? -0.05 : 0) +
+            (modKind === 'optimist' ? 0.03 : 0) +
+            (r.next() - 0.5) * 0.12,
+      0.5,
+      0.9,
+    ),
+  );
+  const claims = claimsFor(opening ? r.int(1, 2) : r.int(research.length ? 1 : 0, 3), phase, modKind === 'skeptic', research, vars, r);
+  const researchRequest = !opening && round <= 6 && r.chance(research.length ? 0.1 : 0.2) ? researchQuestion(p, sp, r) : null;
+  return { p, sp, vars, seed, thread, round, maxRounds, phase, previous, others, known, modKind, research, question, redirect, mode, common, own, camp, holdout, stance, position, agreesWith, disagreesWith, confidence, claims, researchRequest };
+}
+
+const openingStatement: Generator = (h, r, key) => {
+  const t = debateTurn(h, r, key, true);
+  const { p, sp, vars } = t;
   const alts = alternativesOf(sp);
-  const goal = /^decide\b/i.test(sp.goal) ? lcFirst(noStop(clipWords(sp.goal, 24))) : `settle this: ${noStop(clipWords(sp.goal, 20))}`;
+  const risk: Risk = t.stance === 'entrenched' ? (t.camp === 'commit' ? 'high' : 'low') : p.risk;
   const text = compose(
     [
       { text: fill(r.pick(B.OPENING_INTROS), vars), required: true },
-      { text: r.pick(B.STANCE_SENTENCES[p.risk]), required: true },
+      { text: r.pick(B.STANCE_SENTENCES[risk]), required: true },
       ...(alts.length ? [{ text: fill(r.pick(B.OPENING_LEANS), { alt: clipWords(r.pick(alts), 12) }) }] : []),
       { text: fill(B.CONCERN_SENTENCES[0]!, vars) },
-      { text: sentence(`Put simply, we need to ${goal}`) },
+      { text: sentence(`Put simply, we need to ${goalClause(sp)}`) },
       { text: p.voice.habit },
       { text: fill(B.CONCERN_SENTENCES[1]!, vars) },
       { text: B.OPTIMISM_SENTENCES[p.outlook] },
@@ -382,48 +787,114 @@ const openingStatement: Generator = (h, r) => {
     r.shuffle(B.PADDING),
     { min: 100, max: 150, target: r.int(112, 140) },
   );
-  return { text, position: ownStance(p, sp.focus) };
+  return {
+    text,
+    position: t.stance === 'entrenched' ? t.position : ownStance(p, sp.focus),
+    agreesWith: t.agreesWith,
+    disagreesWith: t.disagreesWith,
+    confidence: t.confidence,
+    claims: t.claims,
+    researchRequest: null,
+  };
+};
+
+const CONCESSION = /concede|fair challenge|I accept that|stronger than I first|I can support|I agree with the direction/i;
+
+const quoted = (position: string) => {
+  const clipped = clipWords(noStop(position), 18);
+  return `"${clipped}${clipped.length < noStop(position).length ? '…' : ''}"`;
 };
 
 const contribution: Generator = (h, r, key) => {
-  const p = personaOf(h.persona);
-  const sp = subProblemOf(h.subProblem);
-  const vars = varsOf(p, sp.focus);
-  const round = Math.max(2, Math.floor(num(h.round) ?? 2));
-  const maxRounds = Math.max(round, Math.floor(num(h.maxRounds) ?? 5));
-  const previous = str(h.previous);
-  const thread = threadOf(key);
+  const t = debateTurn(h, r, key, false);
+  const { p, sp, vars, round, previous, stance, common } = t;
+  // What this turn must say, by priority: if it would overflow, the least important goes first.
+  const parts: { text: string; priority: number; order: number }[] = [];
+  const add = (text: string, priority: number, order: number) => parts.push({ text, priority, order });
 
-  // Convergence: most personas drift to the board's common line; a few hold out.
-  const common = commonStance(sp);
-  const holdout = rng(`${thread}|holdout`).chance(0.25);
-  const drift = (round - 1) / Math.max(2, maxRounds * 0.6);
-  const adopt = previous === common || (!holdout && r.next() < drift);
-  const own = ownStance(p, sp.focus);
-  const position = adopt ? common : !holdout && drift >= 0.35 ? clipChars(`${own}, though open to: ${lcFirst(common)}`, 200) : own;
+  if (t.redirect) add(fill(r.pick(B.REDIRECT_LEADS), { goal: goalClause(sp) }), 9, 0);
+  if (t.modKind) {
+    add(
+      t.modKind === 'deadlock' && stance === 'entrenched'
+        ? fill(B.DEADLOCK_REFUSALS[0]!, vars)
+        : fill(r.pick(B.MODERATOR_REPLIES[t.modKind]), { ...vars, common: lcFirst(common) }),
+      8,
+      1,
+    );
+  }
+  // Answer the facilitator's question when addressed by name, otherwise most of the time.
+  if (t.question && (t.question.includes(p.name) || r.chance(0.6))) add(`On the facilitator’s question: ${lcFirst(fill(r.pick(B.QUESTION_ANSWERS), vars))}`, 3, 2);
 
+  // Respond to the others, by name.
+  if (stance === 'entrenched' && t.disagreesWith.length) {
+    add(fill(r.pick(B.CAMP_LINES[t.camp]), { names: namesOf(t.disagreesWith.slice(0, 2)) }), 6, 3);
+  } else {
+    const against = t.disagreesWith.find((c) => t.known.has(c));
+    const withThem = t.agreesWith.find((c) => t.known.has(c));
+    if (against) add(fill(r.pick(B.DISAGREE_LINES), { ...vars, name: nameOf(against), position: quoted(t.known.get(against)!) }), 5, 3);
+    else if (withThem) add(fill(r.pick(B.AGREE_LINES), { name: nameOf(withThem), position: quoted(t.known.get(withThem)!) }), 5, 3);
+    else if (t.disagreesWith.length) add(`I disagree with ${namesOf(t.disagreesWith.slice(0, 2))} on how fast to move.`, 5, 3);
+    else if (t.agreesWith.length) add(`I agree with ${namesOf(t.agreesWith.slice(0, 2))} on the overall direction.`, 5, 3);
+  }
+
+  const cited = t.research[0];
+  if (cited) {
+    const finding = clipWords(noStop(firstSentence(stripResearchPrefix(cited.findings))), 22);
+    const query = noStop(cited.query || 'the open question');
+    const short = clipWords(query, 14);
+    add(sentence(fill(r.pick(B.RESEARCH_CITES), { query: short.length < query.length ? `${short}…` : short, finding })), 7, 4);
+  }
+  if (driftRound(t.seed, sp.id, round) && !t.redirect) add(r.pick(B.DRIFT_TANGENTS), 4, 5);
+  if (t.researchRequest) add(fill(r.pick(B.RESEARCH_REQUEST_LEADS), { question: t.researchRequest }), 10, 6);
+  while (parts.reduce((n, x) => n + wordCount(x.text), 0) > 80 && parts.length > 1) {
+    const lowest = parts.reduce((lo, x) => (x.priority < lo.priority ? x : lo));
+    parts.splice(parts.indexOf(lowest), 1);
+  }
+  const required = parts.sort((x, y) => x.order - y.order).map((x) => x.text);
+  // The usual opener only when nothing more pressing leads the turn.
   const lead =
-    round >= 4 ? r.pick(B.LATE_LEADS) : previous ? fill(r.pick(B.RESPONSE_LEADS), { previous: lcFirst(noStop(clipWords(previous, 22))) }) : '';
-  const close = adopt ? fill(r.pick(B.CONVERGE_SENTENCES), { common: lcFirst(common) }) : holdout && round >= 3 ? B.HOLDOUT_SENTENCES[0]! : '';
+    required.length > 0
+      ? ''
+      : round >= 4
+        ? r.pick(B.LATE_LEADS)
+        : previous
+          ? fill(r.pick(B.RESPONSE_LEADS), { previous: lcFirst(noStop(clipWords(previous, 22))) })
+          : '';
+
+  const close =
+    stance === 'adopted'
+      ? fill(r.pick(B.CONVERGE_SENTENCES), { common: lcFirst(common) })
+      : stance === 'broke'
+        ? sentence(`I am stepping back from the easy consensus until I see ${vars.metric}`)
+        : t.holdout && round >= 3 && stance !== 'entrenched'
+          ? B.HOLDOUT_SENTENCES[0]!
+          : '';
   const target = r.int(75, 105);
-  const budget = target - wordCount(lead) - wordCount(close);
+  const fixed = wordCount(lead) + wordCount(close) + required.reduce((n, s) => n + wordCount(s), 0);
+  const budget = Math.max(12, target - fixed);
 
   // Novelty decay: from round 3 a growing share of the body comes from a small fixed per-persona set.
   const share = round <= 2 ? 0 : Math.min(1, (round - 2) * 0.35);
-  const coreSet = rng(`${thread}|core`).shuffle(B.CORE_TEMPLATES).slice(0, 5).map((t) => sentence(ucFirst(fill(t, vars))));
+  const coreSet = rng(`${t.thread}|core`).shuffle(B.CORE_TEMPLATES).slice(0, 5).map((s) => sentence(ucFirst(fill(s, vars))));
   const core: string[] = [];
   let coreWords = 0;
   for (const s of coreSet) {
-    if (share === 0 || (core.length > 0 && coreWords + wordCount(s) > share * budget + 4)) break;
+    if (share === 0 || fixed + coreWords + wordCount(s) > 118 || (core.length > 0 && coreWords + wordCount(s) > share * budget + 4)) break;
     core.push(s);
     coreWords += wordCount(s);
   }
   // Late rounds also recycle a few fixed fresh lines: the debate is running dry.
-  const freshPool = round >= 4 ? rng(`${thread}|fresh`).shuffle(B.FRESH_TEMPLATES).slice(0, 4) : B.FRESH_TEMPLATES;
-  const fresh = r.shuffle(freshPool).map((t) => fill(t, vars));
+  const freshPool = round >= 4 ? rng(`${t.thread}|fresh`).shuffle(B.FRESH_TEMPLATES).slice(0, 4) : B.FRESH_TEMPLATES;
+  // Those holding their ground do not concede in passing.
+  const firm = stance === 'entrenched' || (t.holdout && stance === 'own');
+  const fresh = r
+    .shuffle(freshPool)
+    .filter((s) => !firm || !CONCESSION.test(s))
+    .map((s) => fill(s, vars));
   const text = compose(
     [
       ...(lead ? [{ text: lead, required: true }] : []),
+      ...required.map((text) => ({ text, required: true })),
       ...core.map((text) => ({ text, required: true })),
       ...fresh.map((text) => ({ text })),
       ...(close ? [{ text: close, required: true }] : []),
@@ -431,12 +902,149 @@ const contribution: Generator = (h, r, key) => {
     [],
     { min: 60, max: 120, target },
   );
-  return { text, position };
+  return {
+    text,
+    position: t.position,
+    agreesWith: t.agreesWith,
+    disagreesWith: t.disagreesWith,
+    confidence: t.confidence,
+    claims: t.claims,
+    researchRequest: t.researchRequest,
+  };
+};
+
+// ---- facilitator, moderators, research ----
+
+const facilitatorRound: Generator = (h, r, key) => {
+  const sp = subProblemOf(h.subProblem);
+  const seed = seedOf(key);
+  const round = Math.max(1, Math.floor(num(h.round) ?? 2));
+  const maxRounds = Math.max(round, Math.floor(num(h.maxRounds) ?? 5));
+  const phase = phaseOf(h.phase, round, maxRounds);
+  const panel = codes(h.panel);
+  const contributions = list(h.contributions)
+    .map(rec)
+    .map((c) => ({
+      persona: str(c.persona, 'expert'),
+      position: str(c.position),
+      agreesWith: codes(c.agreesWith),
+      disagreesWith: codes(c.disagreesWith),
+      researchRequest: str(c.researchRequest),
+    }));
+
+  // Agreement: the share aligned on one position. Speakers who challenged no one and backed someone are aligned;
+  // so are the members of the largest camp (same kind of stance, by its first word) who challenged no one.
+  const n = contributions.length;
+  const backing = contributions.filter((c) => c.disagreesWith.length === 0 && c.agreesWith.length > 0).length;
+  const camps = new Map<string, number>();
+  for (const c of contributions) {
+    const camp = c.position.split(/\s+/)[0]!.toLowerCase();
+    if (camp && c.disagreesWith.length === 0) camps.set(camp, (camps.get(camp) ?? 0) + 1);
+  }
+  const largestCamp = Math.max(0, ...camps.values());
+  const aligned = Math.max(backing, largestCamp >= 2 ? largestCamp : 0);
+  const agreement = n ? round2(aligned / n) : 0.5;
+
+  const drifted = driftRound(seed, sp.id, round);
+  const relevance = drifted ? round2(3.5 + r.next() * 2) : round2(7 + r.next() * 2.5);
+  const sentiment =
+    (agreement < 0.34 && r.chance(0.6)) || (phase === 'late' && r.chance(0.3)) ? 'pessimistic' : agreement >= 0.75 ? 'optimistic' : 'balanced';
+
+  const clashes = contributions.flatMap((c) => c.disagreesWith.map((d) => [c.persona, d] as const));
+  const requests = contributions.filter((c) => c.researchRequest);
+  const speakers = contributions.map((c) => nameOf(c.persona));
+  const summary = [
+    contributions.length
+      ? `In round ${round} on ${sp.focus}, ${joinAnd(speakers)} spoke; ${aligned >= 2 ? `${aligned} of ${n} were aligned on one position` : 'no two of them were aligned yet'}.`
+      : `Round ${round} on ${sp.focus} produced no contributions to summarise.`,
+    clashes.length
+      ? `The main disagreements: ${joinAnd(clashes.slice(0, 3).map(([a, b]) => `${nameOf(a)} challenged ${nameOf(b)}`))}.`
+      : contributions.length
+        ? 'Nobody challenged another expert directly this round.'
+        : '',
+    drifted ? r.pick(B.FACILITATOR_DRIFT_NOTES) : requests.length ? `${joinAnd(requests.map((c) => nameOf(c.persona)))} asked for research before deciding.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const seen = new Set<string>();
+  const keyArguments = contributions
+    .filter((c) => c.position && !seen.has(c.position) && seen.add(c.position))
+    .slice(0, 5)
+    .map((c) => clipChars(`${nameOf(c.persona)}: ${c.position}`, 240));
+
+  // Who has something to add: the challenged, the challengers, research askers, and anyone not heard this round.
+  const pool = panel.length ? panel : contributions.map((c) => c.persona);
+  const spoke = new Set(contributions.map((c) => c.persona));
+  const eager = new Set<string>([...clashes.flat(), ...requests.map((c) => c.persona), ...pool.filter((c) => !spoke.has(c))]);
+  let wantsToSpeak = pool.filter((c) => eager.has(c));
+  if (!wantsToSpeak.length && pool.length) wantsToSpeak = r.shuffle(pool).slice(0, Math.min(2, pool.length));
+
+  const vars = { focus: sp.focus };
+  const nextQuestion = drifted
+    ? `Coming back to the goal (${noStop(clipWords(goalClause(sp), 20))}): which option serves it best, and why?`
+    : clashes.length
+      ? `${nameOf(clashes[0]![0])} and ${nameOf(clashes[0]![1])}, what single piece of evidence would change your view on ${sp.focus}?`
+      : fill(r.pick(phase === 'late' ? B.FACILITATOR_LATE_QUESTIONS : B.FACILITATOR_QUESTIONS), vars);
+  return { summary, keyArguments, relevance, agreement, sentiment, wantsToSpeak, nextQuestion };
+};
+
+const moderatorText: Generator = (h, r) => {
+  const kind: ModeratorKind = MODERATOR_KINDS.find((k) => k === h.kind) ?? 'contrarian';
+  const sp = subProblemOf(h.subProblem);
+  const named = list(h.positions)
+    .map(rec)
+    .map((x) => str(x.persona))
+    .filter(Boolean);
+  const vars = { focus: sp.focus, names: named.length ? namesOf(named.slice(0, 3)) : 'The experts' };
+  if (kind === 'deadlock') {
+    const D = B.DEADLOCK_TEXTS;
+    const way = r.pick(['pilot', 'criterion', 'split'] as const);
+    return {
+      text: compose(
+        [
+          { text: fill(r.pick(D.open), { ...vars, names: named.length ? namesOf(named.slice(0, 4)) : 'the experts' }), required: true },
+          { text: r.pick(D.acknowledge), required: true },
+          { text: fill(D.ways[way], vars), required: true },
+          { text: r.pick(D.close), required: true },
+        ],
+        [...D.acknowledge, ...D.close],
+        { min: 60, max: 120, target: 90 },
+      ),
+    };
+  }
+  const M = B.MODERATOR_TEXTS[kind];
+  return {
+    text: compose(
+      [
+        { text: fill(r.pick(M.open), vars), required: true },
+        ...r.shuffle(M.body).map((text, i) => ({ text: fill(text, vars), required: i < 2 })),
+        { text: r.pick(M.close), required: true },
+      ],
+      M.close,
+      { min: 60, max: 120, target: r.int(70, 100) },
+    ),
+  };
+};
+
+const research: Generator = (h, r) => {
+  const query = str(h.query, 'the open question');
+  const sp = subProblemOf(h.subProblem);
+  const topic = B.RESEARCH_FINDINGS.find(([re]) => re.test(query)) ?? B.RESEARCH_FINDINGS.find(([re]) => re.test(`${sp.title} ${sp.goal}`));
+  const found = topic ? [...topic[1]] : r.shuffle(B.RESEARCH_GENERAL).slice(0, 2);
+  const findings = compose(
+    [
+      { text: `${B.RESEARCH_PREFIX} ${found[0] ?? B.RESEARCH_GENERAL[0]!}`, required: true },
+      ...found.slice(1).map((f) => ({ text: ucFirst(f) })),
+      { text: sentence(`For the question "${noStop(clipWords(query, 20))}", this suggests treating any single figure as a range rather than a forecast`), required: true },
+      { text: r.pick(B.RESEARCH_CAVEATS), required: true },
+    ],
+    [...B.RESEARCH_GENERAL.map(ucFirst), ...B.RESEARCH_CAVEATS],
+    { min: 60, max: 120, target: 90 },
+  );
+  return { findings, confidence: round2(0.4 + r.next() * 0.3) };
 };
 
 // ---- options and votes ----
-
-const IRREVERSIBLE = /\bhire|co-?founder|equity|rewrite|migrat|pivot|\binvest|contract|\bsign|\bquit|\bsell\b|acqui/i;
 
 function optionKind(title: string): B.OptionKind | 'neutral' {
   if (/^commit\b|go all in|full commitment/i.test(title)) return 'bold';
@@ -445,29 +1053,35 @@ function optionKind(title: string): B.OptionKind | 'neutral' {
   return 'neutral';
 }
 
+const STATUS_QUO = /\b(?:stay|keep|stick|continue|wait|double down|current|horizontal)\b/i;
+
 const options: Generator = (h, r) => {
   const sp = subProblemOf(h.subProblem);
-  const alts = alternativesOf(sp).slice(0, 3);
-  const ids = ['A', 'B', 'C'];
+  const alts = alternativesOf(sp).slice(0, 4);
+  const ids = ['A', 'B', 'C', 'D'];
+  const hard = `${sp.title} ${sp.goal}`;
+  const spOneWay = IRREVERSIBLE.test(hard) || (sp.complexity ?? 0) >= 8;
+  const phrase = B.IRREVERSIBLE_PHRASES.find(([re]) => re.test(hard))?.[1];
 
+  let opts: Rec[];
   if (alts.length >= 2) {
-    return {
-      options: alts.map((alt, i) => ({
-        id: ids[i]!,
-        title: clipChars(ucFirst(alt), 120),
-        description: `${ucFirst(clipChars(alt, 160))}, as the way to settle ${sp.focus}. ${r.pick(B.ALTERNATIVE_DESCRIPTIONS)}`,
-        pros: r.shuffle(B.ALTERNATIVE_PROS).slice(0, r.int(2, 3)),
-        cons: r.shuffle(B.ALTERNATIVE_CONS).slice(0, r.int(2, 3)),
-        bestIf: r.pick(B.ALTERNATIVE_BEST_IF),
-        reversibility: IRREVERSIBLE.test(alt) || r.chance(0.2) ? 'one_way' : 'two_way',
-      })),
-    };
-  }
-
-  const kinds = r.shuffle(['bold', 'pilot', 'cautious'] as const).slice(0, r.chance(0.75) ? 3 : 2);
-  const irreversible = IRREVERSIBLE.test(`${sp.title} ${sp.goal}`) || r.chance(0.4);
-  return {
-    options: kinds.map((kind, i) => {
+    const flagged = alts.map((alt) => IRREVERSIBLE.test(alt));
+    // A one-way decision whose alternatives name no commitment: every active path is the hard-to-reverse one.
+    if (spOneWay && !flagged.some(Boolean)) alts.forEach((alt, i) => (flagged[i] = !STATUS_QUO.test(alt)));
+    if (spOneWay && !flagged.some(Boolean)) flagged[0] = true;
+    opts = alts.map((alt, i) => ({
+      id: ids[i]!,
+      title: clipChars(ucFirst(alt), 120),
+      description: `${ucFirst(clipChars(alt, 160))}, as the way to settle ${sp.focus}. ${r.pick(B.ALTERNATIVE_DESCRIPTIONS)}`,
+      pros: r.shuffle(B.ALTERNATIVE_PROS).slice(0, r.int(2, 3)),
+      cons: r.shuffle(B.ALTERNATIVE_CONS).slice(0, r.int(2, 3)),
+      bestIf: r.pick(B.ALTERNATIVE_BEST_IF),
+      reversibility: flagged[i] ? 'one_way' : 'two_way',
+    }));
+  } else {
+    let kinds = r.shuffle(['bold', 'pilot', 'cautious'] as const).slice(0, r.chance(0.75) ? 3 : 2);
+    if (spOneWay && !kinds.includes('bold')) kinds = ['bold', ...kinds.slice(1)];
+    opts = kinds.map((kind, i) => {
       const a = B.OPTION_ARCHETYPES[kind];
       const vars = { focus: sp.focus };
       return {
@@ -477,9 +1091,17 @@ const options: Generator = (h, r) => {
         pros: r.shuffle(a.pros).slice(0, r.int(2, 3)),
         cons: r.shuffle(a.cons).slice(0, r.int(2, 3)),
         bestIf: a.bestIf,
-        reversibility: kind === 'bold' && irreversible ? 'one_way' : 'two_way',
+        reversibility: kind === 'bold' && spOneWay ? 'one_way' : 'two_way',
       };
-    }),
+    });
+  }
+  const oneWay = opts.some((o) => o.reversibility === 'one_way');
+  return {
+    options: opts,
+    decisionReversibility: oneWay ? 'one_way' : 'two_way',
+    reversibilityWhy: oneWay
+      ? `${phrase ?? 'The leading commitment'} would be hard to undo once made: it ties up money, people or signatures, so it needs broad agreement before anyone acts.`
+      : 'Every option can be tried and reversed within weeks at modest cost, so the board can learn by doing and correct course.',
   };
 };
 
@@ -489,26 +1111,53 @@ const PREFERENCE: Record<Risk, Record<B.OptionKind | 'neutral', number>> = {
   high: { bold: 2, pilot: 1, cautious: -0.5, neutral: 0.5 },
 };
 
-const vote: Generator = (h, r) => {
+/**
+ * How the board's votes fall on one decision, the same for every voter (keyed
+ * by the seed and the options): a clear majority behind one option, an even
+ * split between two (ties for an even board), or each voting their own taste.
+ */
+export function voteSplit(seed: string, optionKeys: string[]): 'clear' | 'split' | 'free' {
+  const roll = hash(`${seed}|${optionKeys.join('|')}|votes`) % 100;
+  return roll < 35 ? 'split' : roll < 80 ? 'clear' : 'free';
+}
+
+const vote: Generator = (h, r, key) => {
   const p = personaOf(h.persona);
   const opts = list(h.options)
     .map(rec)
     .map((o) => ({ id: str(o.id), title: str(o.title, `option ${str(o.id, '?')}`), oneWay: o.reversibility === 'one_way' }))
     .filter((o) => /^[A-D]$/.test(o.id));
+  const decision = `${seedOf(key)}|${opts.map((o) => `${o.id}:${o.title}`).join('|')}`;
+  const mode = voteSplit(seedOf(key), opts.map((o) => `${o.id}:${o.title}`));
   const scored = opts.map((o) => {
     const kind = optionKind(o.title) === 'neutral' && o.oneWay ? 'bold' : optionKind(o.title);
     let fit = PREFERENCE[p.risk][kind];
     if (p.outlook === 'optimistic' && kind === 'bold') fit += 0.5;
     if (p.outlook === 'skeptical') fit += kind === 'cautious' ? 0.5 : kind === 'bold' ? -0.5 : 0;
     if (o.oneWay && p.risk === 'low') fit -= 0.5;
-    // A shared appeal per option lets majorities form; the noise lets splits happen.
-    const appeal = ((hash(o.title) % 1000) / 1000) * 1.5;
-    return { ...o, kind, fit, score: fit + appeal + r.next() * 1.8 };
+    const appeal = hash(`${decision}|${o.id}|appeal`) % 1000;
+    return { ...o, kind, fit, appeal, score: fit + r.next() * 1.8 };
   });
-  scored.sort((a, b) => b.score - a.score);
-  const chosen = scored[0];
-  const runnerUp = scored[1];
-  const confidence = round2(clamp(0.55 + (chosen ? chosen.fit : 0) * 0.08 + (r.next() - 0.5) * 0.3, 0.45, 0.92));
+  const byAppeal = [...scored].sort((a, b) => b.appeal - a.appeal);
+  const byTaste = [...scored].sort((a, b) => b.score - a.score);
+  let chosen = byTaste[0];
+  if (mode === 'clear') chosen = r.chance(0.85) ? byAppeal[0] : byTaste[0];
+  if (mode === 'split' && byAppeal.length >= 2) chosen = byAppeal[hash(`${decision}|${p.code}|side`) % 2];
+  const runnerUp = byTaste.find((o) => o !== chosen);
+
+  const wide = hash(`${decision}|spread`) % 100 < 30;
+  const u = r.next();
+  const raw = wide ? 0.4 + u * 0.55 : 0.6 + (chosen ? chosen.fit : 0) * 0.05 + (u - 0.5) * 0.2 - (mode === 'split' ? 0.05 : 0);
+  const confidence = round2(clamp(raw, 0.4, 0.95));
+
+  // A strong objection: a cautious expert facing a one-way door they did not choose, or a bold one facing a stall.
+  const objectTo =
+    scored.find((o) => o !== chosen && o.oneWay && p.risk === 'low' && r.chance(0.75)) ??
+    scored.find((o) => o !== chosen && o.kind === 'cautious' && p.risk === 'high' && r.chance(0.3));
+  const strongObjection = objectTo
+    ? fill(objectTo.oneWay && p.risk === 'low' ? B.STRONG_OBJECTIONS.oneWay : B.STRONG_OBJECTIONS.stall, { id: objectTo.id, title: clipWords(objectTo.title, 12) })
+    : null;
+
   const title = chosen?.title ?? 'the first option';
   const rationale = compose(
     [
@@ -516,13 +1165,33 @@ const vote: Generator = (h, r) => {
       { text: r.pick(B.VOTE_REASONS[chosen?.kind ?? 'neutral']), required: true },
       { text: sentence(`It fits how I judge these decisions, through ${p.voice.lens}`) },
       { text: sentence(`My main worry remains ${p.concerns[0]}, and this option handles it best`) },
-      ...(runnerUp ? [{ text: `Option ${runnerUp.id} was my second choice, and I would not object strongly to it.` }] : []),
+      ...(runnerUp && !objectTo ? [{ text: `Option ${runnerUp.id} was my second choice, and I would not object strongly to it.` }] : []),
       { text: r.pick(B.VOTE_CLOSERS) },
     ],
     B.VOTE_CLOSERS,
     { min: 50, max: 100, target: r.int(60, 90) },
   );
-  return { optionId: chosen?.id ?? 'A', rationale, confidence };
+  return { optionId: chosen?.id ?? 'A', rationale, confidence, strongObjection };
+};
+
+const calibration: Generator = (h, r) => {
+  const p = personaOf(h.persona);
+  const own = rec(h.own);
+  const ownId = str(own.optionId);
+  const before = num(own.confidence) ?? 0.6;
+  const votes = list(h.votes)
+    .map(rec)
+    .map((v) => ({ persona: str(v.persona), optionId: str(v.optionId) }))
+    .filter((v) => v.optionId);
+  if (ownId && !votes.some((v) => v.persona === p.code)) votes.push({ persona: p.code, optionId: ownId });
+  const counts = new Map<string, number>();
+  for (const v of votes) counts.set(v.optionId, (counts.get(v.optionId) ?? 0) + 1);
+  const top = Math.max(0, ...counts.values());
+  const leaders = [...counts].filter(([, n]) => n === top).map(([id]) => id);
+  const mine = counts.get(ownId) ?? 0;
+  const where: keyof typeof B.CALIBRATION_REASONS = !ownId || votes.length < 2 ? 'tied' : mine < top ? 'outlier' : leaders.length > 1 ? 'tied' : 'majority';
+  const delta = where === 'majority' ? r.int(0, 5) / 100 : where === 'outlier' ? -r.int(5, 15) / 100 : 0;
+  return { confidence: round2(clamp(before + delta, 0, 1)), reason: r.pick(B.CALIBRATION_REASONS[where]) };
 };
 
 // ---- synthesis and final recommendation ----
@@ -533,6 +1202,12 @@ function reasonOf(rationale: string): string {
   const reason = sentences.map((x) => x.trim()).find((x) => !/^I vote\b/i.test(x));
   return clipChars(reason ?? 'they saw a better fit in another option.', 200);
 }
+
+const MECHANISM_LABELS: Record<string, string> = {
+  simple_majority: 'simple majority',
+  supermajority: 'a supermajority (at least three quarters), because the decision is hard to reverse',
+  confidence_weighted: 'confidence-weighted votes, because the experts’ confidence varied widely',
+};
 
 const synthesis: Generator = (h, r) => {
   const opts = list(h.options).map(rec);
@@ -546,19 +1221,27 @@ const synthesis: Generator = (h, r) => {
   const top = Math.max(0, ...counts.values());
   const leaders = [...counts].filter(([, n]) => n === top).map(([id]) => id);
   const tally = rec(h.tally);
+  const deferred = tally.deferred === true;
   const tie = list(tally.tie).filter((x): x is string => typeof x === 'string');
   const winner = typeof tally.winner === 'string' ? tally.winner : 'winner' in tally || leaders.length !== 1 ? null : leaders[0]!;
   const tied = tie.length > 1 ? tie : winner === null && leaders.length > 1 ? leaders : [];
   const consensus = num(tally.consensus) ?? (votes.length ? top / votes.length : 0.5);
   const confs = votes.map((v) => v.confidence).filter((c): c is number => c !== undefined);
   const meanConf = confs.length ? confs.reduce((a, b) => a + b, 0) / confs.length : 0.6;
-  const backers = winner ? (counts.get(winner) ?? 0) : 0;
   const win = opts.find((o) => o.id === winner);
-  const nameOf = (code: string) => personaByCode(code)?.name ?? code;
+  const leading = winner ?? tied[0] ?? (leaders.length === 1 ? leaders[0] : undefined);
+  const backers = leading ? (counts.get(leading) ?? 0) : 0;
+  const mechanism = MECHANISM_LABELS[str(tally.mechanism)];
+  const how = mechanism ? ` The votes were tallied by ${mechanism}.` : '';
 
   let recommendation: string;
   let rationale: string;
-  if (winner) {
+  if (deferred) {
+    const condition = r.pick(B.DEFER_CONDITIONS);
+    const lead = leading ? ` Option ${leading}, "${titleOf(leading)}", led with ${backers} of ${votes.length} votes, short of the broad agreement a one-way decision needs.` : '';
+    recommendation = `We recommend deferring the commitment until ${condition}, and doing more analysis before anything irreversible.${lead}`;
+    rationale = `This is a hard-to-reverse decision and the board did not reach the supermajority it requires, so committing now would override substantial dissent.${how}`;
+  } else if (winner) {
     recommendation = `We recommend option ${winner}, "${titleOf(winner)}", backed by ${backers} of ${votes.length} board members.`;
     const pro = str(list(win?.pros)[0]);
     const bestIf = str(win?.bestIf);
@@ -568,17 +1251,17 @@ const synthesis: Generator = (h, r) => {
       bestIf ? sentence(`It is the right call especially if ${lcFirst(noStop(bestIf))}`) : '',
     ]
       .filter(Boolean)
-      .join(' ');
+      .join(' ') + how;
   } else if (tied.length) {
     const named = tied.map((id) => `option ${id}, "${titleOf(id)}"`).join(' and ');
     recommendation = `The board is evenly split between ${named}; we recommend treating both as viable and letting a quick, cheap test decide between them.`;
-    rationale = `Votes divided equally, so neither option has a clear mandate; the arguments on each side were of similar strength.`;
+    rationale = `Votes divided equally, so neither option has a clear mandate; the arguments on each side were of similar strength.${how}`;
   } else {
     recommendation = 'We recommend a small, reversible first step and a review once there is evidence.';
     rationale = 'No clear vote was available, so the board defaults to the option that keeps choices open.';
   }
 
-  const inMajority = (id: string) => (winner ? id === winner : tied.includes(id));
+  const inMajority = (id: string) => (deferred ? id === leading : winner ? id === winner : tied.includes(id));
   const dissent = votes
     .filter((v) => !inMajority(v.optionId))
     .map((v) => ({
@@ -587,43 +1270,81 @@ const synthesis: Generator = (h, r) => {
     }));
 
   const caveats: string[] = [];
-  const con = str(list(win?.cons)[0]);
+  const con = str(list((win ?? opts.find((o) => o.id === leading))?.cons)[0]);
+  if (deferred) caveats.push('Deferring has its own cost: set a date by which the board revisits this, so the delay does not become a decision by default.');
   if (con) caveats.push(sentence(`Watch for this risk: ${lcFirst(con)}`));
-  if (win?.reversibility === 'one_way') caveats.push('This is a one-way door: confirm the key assumption before committing money or signatures.');
+  if (!deferred && win?.reversibility === 'one_way') caveats.push('This is a one-way door: confirm the key assumption before committing money or signatures.');
   if (tied.length || (votes.length > 0 && dissent.length * 2 >= votes.length)) caveats.push('The split vote means new evidence could easily change this decision.');
   caveats.push(...r.shuffle(B.SYNTHESIS_CAVEATS));
   return {
     recommendation,
     rationale,
     dissent,
-    confidence: round2(clamp(meanConf * consensus, 0, 1)),
-    caveats: caveats.slice(0, r.int(1, 3)),
+    confidence: round2(clamp(meanConf * consensus * (deferred ? 0.8 : 1), 0, 1)),
+    caveats: caveats.slice(0, deferred ? 3 : r.int(1, 3)),
   };
 };
 
-/** A synthesis recommendation as a short clause: the chosen option's title, or the tie to break. */
+/** A synthesis recommendation as a short clause: the chosen option's title, the tie to break, or the deferral. */
 function decisionOf(recommendation: string): string {
   const titles = [...recommendation.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  if (/^we recommend deferring/i.test(recommendation)) {
+    const until = /deferring the commitment until ([^,.]+)/i.exec(recommendation)?.[1];
+    return `defer ${titles[0] ? `"${lcFirst(titles[0])}"` : 'the commitment'} until ${until ?? 'more analysis is done'}`;
+  }
   if (/evenly split/i.test(recommendation) && titles.length > 1) return `run a quick test to choose between ${titles.map(lcFirst).join(' and ')}`;
   if (titles[0]) return lcFirst(titles[0]);
   return noStop(firstSentence(recommendation)).replace(/^we recommend\s+/i, '');
 }
 
+type Direction = 'deferred' | 'commit' | 'test' | 'other';
+
+function directionOf(s: { recommendation: string; deferred: boolean }): Direction {
+  if (s.deferred || /^we recommend deferring/i.test(s.recommendation)) return 'deferred';
+  const core = decisionOf(s.recommendation);
+  if (/\bpilot\b|\btest\b|experiment|\btrial\b|\bstage\b|gradual|reversible first step/i.test(core)) return 'test';
+  if (/^commit\b|go all in|full commitment|\bhire\b|co-?founder|rewrite|migrate|\bpivot\b|\binvest/i.test(core)) return 'commit';
+  return 'other';
+}
+
 const finalRecommendation: Generator = (h, r) => {
-  const syntheses = list(h.syntheses).map(rec);
-  const confs = syntheses.map((s) => num(s.confidence)).filter((c): c is number => c !== undefined);
+  const syntheses = list(h.syntheses)
+    .map(rec)
+    .map((s, i) => ({
+      id: str(s.subProblemId, `sp${i + 1}`),
+      recommendation: str(s.recommendation),
+      confidence: num(s.confidence),
+      deferred: s.deferred === true,
+      caveats: list(s.caveats),
+    }));
+  const confs = syntheses.map((s) => s.confidence).filter((c): c is number => c !== undefined);
   const mean = confs.length ? confs.reduce((a, b) => a + b, 0) / confs.length : 0.3;
-  const level = mean >= 0.65 ? 'high' : mean >= 0.4 ? 'medium' : 'low';
-  const cores = syntheses.map((s) => decisionOf(str(s.recommendation))).filter(Boolean).slice(0, 4);
+  const anyDeferred = syntheses.some((s) => directionOf(s) === 'deferred');
+  const level = mean >= 0.65 && !anyDeferred ? 'high' : mean >= 0.4 ? 'medium' : 'low';
+
+  // Conflicts: a deferred part holds back what depends on it; a commitment next to a test should wait for the test.
+  const conflicts: { between: string[]; resolution: string }[] = [];
+  const dirs = syntheses.map((s) => ({ id: s.id, dir: directionOf(s) }));
+  for (const d of dirs.filter((x) => x.dir === 'deferred')) {
+    const rest = dirs.filter((x) => x.id !== d.id).map((x) => x.id);
+    conflicts.push({ between: [d.id, ...rest.slice(0, 2)], resolution: fill(B.CONFLICT_RESOLUTIONS.deferred, { id: d.id }) });
+  }
+  const committing = dirs.find((x) => x.dir === 'commit');
+  const testing = dirs.find((x) => x.dir === 'test');
+  if (committing && testing) {
+    conflicts.push({ between: [committing.id, testing.id], resolution: fill(B.CONFLICT_RESOLUTIONS.direction, { commit: committing.id, test: testing.id }) });
+  }
+
+  const cores = syntheses.map((s) => decisionOf(s.recommendation)).filter(Boolean).slice(0, 4);
   const summary = cores.length
-    ? `Taken together, the board's ${cores.length === 1 ? 'decision points' : `${cores.length} decisions point`} to one plan: ${cores.map((c, i) => (i === 0 ? c : `then ${c}`)).join('; ')}. Overall confidence is ${level}, so we recommend treating this as a plan to test and revisit rather than a final verdict.`
+    ? `Taken together, the board's ${cores.length === 1 ? 'decision points' : `${cores.length} decisions point`} to one plan: ${cores.map((c, i) => (i === 0 ? c : `then ${c}`)).join('; ')}. Overall confidence is ${level}, so we recommend treating this as a plan to test and revisit rather than a final verdict.${conflicts.length ? ' Where the parts pull in different directions, the reversible steps come first.' : ''}`
     : 'We recommend a small, reversible first step and a review once there is evidence; the board reached no firm decisions.';
   const steps = cores.map((c) => sentence(clipChars(ucFirst(c), 300)));
   const stepCount = clamp(steps.length + r.int(1, 2), 3, 6);
   for (const s of B.FINAL_STEPS) if (steps.length < stepCount) steps.push(s);
-  const caveat = syntheses.map((s) => str(list(s.caveats)[0])).find(Boolean);
+  const caveat = syntheses.map((s) => str(s.caveats[0])).find(Boolean);
   const tradeoffs = [...(caveat ? [caveat] : []), ...r.shuffle(B.FINAL_TRADEOFFS)].slice(0, r.int(1, 3));
-  return { summary, steps, tradeoffs, confidence: level };
+  return { summary, conflicts: conflicts.slice(0, 5), steps: steps.slice(0, 8), tradeoffs, confidence: level };
 };
 
 // ---- anything else ----
@@ -717,8 +1438,12 @@ export const GENERATORS: Record<string, Generator> = {
   decompose,
   opening_statement: openingStatement,
   contribution,
+  facilitator_round: facilitatorRound,
+  moderator: moderatorText,
+  research,
   options,
   vote,
+  calibration,
   synthesis,
   final_recommendation: finalRecommendation,
 };

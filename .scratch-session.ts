@@ -1,0 +1,31 @@
+import { simulate } from './src/llm/simulated/simulated-provider';
+import { PERSONAS } from './src/domain/personas';
+import { readFileSync } from 'node:fs';
+const S = JSON.parse(readFileSync('/work/shared/problems/scenarios.json', 'utf8'));
+const j = (purpose: string, key: string, hints: Record<string, unknown>) => JSON.parse(simulate({ key, purpose, hints }));
+const P = PERSONAS.slice(0, 4);
+const seed = process.env.SEED ?? 'seed1';
+const s = S.find((x: any) => x.id === (process.env.SC ?? 'cofounder'));
+const st = j('problem_statement', `${seed}:intake#1`, { problem: s.problem, context: s.context });
+console.log(JSON.stringify(st, null, 1));
+const d = j('decompose', `${seed}:decompose#1`, { problem: s.problem, context: s.context, domains: st.domains });
+console.log(JSON.stringify(d, null, 1));
+const syns: any[] = [];
+for (const sp of d.subProblems) {
+  const o = j('options', `${seed}:${sp.id}/options#1`, { subProblem: sp, positions: [] });
+  console.log(sp.id, o.decisionReversibility, o.reversibilityWhy, o.options.map((x: any) => `${x.id} ${x.title} [${x.reversibility}]`));
+  const votes = P.map((p) => ({ persona: p.code, ...j('vote', `${seed}:${sp.id}/vote/${p.code}#1`, { persona: { code: p.code, riskTolerance: p.riskTolerance, optimism: p.optimism }, options: o.options }) }));
+  for (const v of votes) console.log('  VOTE', v.persona, v.optionId, v.confidence, v.strongObjection);
+  const cal = votes.map((v) => ({ ...v, confidence: j('calibration', `${seed}:${sp.id}/cal/${v.persona}#1`, { persona: { code: v.persona }, own: v, votes }).confidence }));
+  console.log('  CAL', cal.map((c) => `${c.persona}:${c.confidence}`).join(' '));
+  const dist: Record<string, number> = {};
+  for (const v of cal) dist[v.optionId] = (dist[v.optionId] ?? 0) + 1;
+  const top = Math.max(...Object.values(dist)); const leaders = Object.keys(dist).filter((k) => dist[k] === top);
+  const oneWay = o.decisionReversibility === 'one_way';
+  const deferred = oneWay && (leaders.length > 1 || top / cal.length < 0.75);
+  const tally = { mechanism: oneWay ? 'supermajority' : 'simple_majority', winner: leaders.length === 1 && !deferred ? leaders[0] : null, tie: leaders.length > 1 ? leaders : [], distribution: dist, consensus: top / cal.length, deferred };
+  const syn = j('synthesis', `${seed}:${sp.id}/synthesis#1`, { subProblem: sp, options: o.options, votes: cal, tally });
+  console.log('  SYN', JSON.stringify(syn, null, 1));
+  syns.push({ subProblemId: sp.id, recommendation: syn.recommendation, confidence: syn.confidence, deferred });
+}
+console.log(JSON.stringify(j('final_recommendation', `${seed}:recommendation#1`, { syntheses: syns }), null, 1));

@@ -1,0 +1,80 @@
+import type { Persona, ProblemStatement, SubProblem } from '../../domain/model';
+import { personaByCode } from '../../domain/personas';
+import type { EngineSettings } from '../../domain/settings';
+import type { RenderedPrompt, Template } from '../../llm/prompts';
+import { render } from '../../llm/prompts';
+import type { Embedder } from '../../ports/embeddings';
+import type { SessionRun } from '../session-run';
+
+/** Thrown when the request must not be deliberated; the run ends it with a refusal. */
+export class RefusedError extends Error {
+  override name = 'RefusedError';
+  constructor(
+    readonly category: string,
+    readonly reason: string,
+    readonly by: 'screen' | 'model',
+  ) {
+    super(`refused (${category}): ${reason}`);
+  }
+}
+
+/** Everything a phase of the deliberation needs; built once per run. */
+export interface Engine {
+  run: SessionRun;
+  settings: EngineSettings;
+  embedder: Embedder;
+  problem: string;
+  context: string;
+  /** Optional spending cap for the session, in USD. */
+  budgetUsd: number | null;
+  prompt(name: string, vars: Record<string, unknown>): RenderedPrompt;
+}
+
+export function createEngine(
+  run: SessionRun,
+  prompts: Map<string, Template>,
+  settings: EngineSettings,
+  embedder: Embedder,
+  session: { problem: string; context: string; budgetUsd: number | null },
+): Engine {
+  const base = { problem: session.problem, context: session.context || '(none given)' };
+  return {
+    run,
+    settings,
+    embedder,
+    problem: session.problem,
+    context: session.context,
+    budgetUsd: session.budgetUsd,
+    prompt: (name, vars) => {
+      const t = prompts.get(name);
+      if (!t) throw new Error(`prompt template ${name} is missing from prompts/`);
+      return render(t, { ...base, ...vars });
+    },
+  };
+}
+
+export const persona = (code: string): Persona => {
+  const p = personaByCode(code);
+  if (!p) throw new Error(`unknown persona ${code}`);
+  return p;
+};
+
+export const nameOf = (code: string) => personaByCode(code)?.name ?? code;
+
+/** The facts about a sub-problem every prompt about it carries. */
+export const brief = (sp: SubProblem) => ({
+  id: sp.id,
+  title: sp.title,
+  goal: sp.goal,
+  context: sp.context || '(none)',
+  complexity: sp.complexity,
+});
+
+export interface Framing {
+  statement: ProblemStatement;
+  subProblems: SubProblem[];
+  order: string[];
+}
+
+export const wordCount = (t: string) => t.split(/\s+/).filter(Boolean).length;
+export const round4 = (n: number) => Math.round(n * 1e4) / 1e4;

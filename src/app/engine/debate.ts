@@ -1,0 +1,387 @@
+import { roundCostUsd } from '../../domain/budget';
+import { debateContext } from '../../domain/context';
+import { event, type EventDraft } from '../../domain/events';
+import { roundMetrics, type RoundMetrics } from '../../domain/metrics';
+import { contributionSchema, facilitatorRoundSchema, moderatorSchema, researchSchema, type FacilitatorRound, type SubProblem } from '../../domain/model';
+import { moderatorFor, type Moderator } from '../../domain/moderators';
+import { roundCap } from '../../domain/schedule';
+import { debatePhase, selectSpeakers, type DebatePhase } from '../../domain/speakers';
+import { stopDecision, type StopReason } from '../../domain/stopping';
+import { brief, nameOf, persona, round4, wordCount, type Engine } from './context';
+import type { Prices } from './prices';
+
+export interface Turn {
+  persona: string;
+  text: string;
+  position: string;
+  agreesWith: string[];
+  disagreesWith: string[];
+  confidence: number;
+  claims: { claim: string; basis: 'evidence' | 'experience' | 'assumption' }[];
+  researchRequest: string | null;
+}
+
+interface RoundEnd {
+  metrics: RoundMetrics;
+  stop: { stop: boolean; reason: StopReason; action: 'continue' | 'vote' | 'break_deadlock'; detail: string };
+  moderator: Moderator | null;
+  redirect: boolean;
+  research: string[];
+  elapsedMs: number;
+}
+
+export interface DebateOutcome {
+  rounds: number;
+  maxRounds: number;
+  stopReason: StopReason;
+  stopDetail: string;
+  elapsedMs: number;
+  /** Each panel member's latest stated position. */
+  positions: Record<string, string>;
+  transcript: string;
+  metrics: RoundMetrics[];
+  researchUsed: number;
+  interventions: { kind: string; round: number }[];
+  redirects: number;
+  deadlocksResolved: number;
+}
+
+const INSTRUCTIONS: Record<DebatePhase, string> = {
+  opening: 'Give your opening statement: your initial position, key concerns and the question you most want answered. Consider what the other experts would think.',
+  early: 'Divergent thinking: challenge assumptions, surface options and risks the others missed, and respond to named experts.',
+  middle: 'Analysis and evidence: dig into the contentious points, back your claims with evidence or ask for research.',
+  late: 'Convergent thinking: refine your position, concede what you have been persuaded of, and address the remaining objections.',
+};
+
+/** Inputs the next round's experts respond to: moderator, research, the facilitator's question, a redirect. */
+interface Carry {
+  moderator: { kind: string; text: string } | null;
+  research: { query: string; findings: string }[];
+  question: string | null;
+  redirect: boolean;
+  repeated: Set<string>;
+}
+
+const emptyCarry = (): Carry => ({ moderator: null, research: [], question: null, redirect: false, repeated: new Set() });
+
+function inputsText(c: Carry, code: string): string {
+  const lines: string[] = [];
+  if (c.redirect) lines.push('The facilitator notes the debate drifted from the goal: bring it back to the goal above.');
+  if (c.question) lines.push(`Facilitator's question: ${c.question}`);
+  if (c.moderator) lines.push(`Moderator (${c.moderator.kind}): ${c.moderator.text}`);
+  for (const r of c.research) lines.push(`Research (model knowledge, not a live source) on "${r.query}": ${r.findings}`);
+  if (c.repeated.has(code)) lines.push('Your last contribution repeated points already made: add something new, or concede briefly.');
+  return lines.length ? `\n${lines.join('\n')}\n` : '';
+}
+
+/**
+ * The facilitated debate of one sub-problem: an opening round with everyone,
+ * then rounds where the facilitator polls who has something material, until
+ * an adaptive stopping rule or a hard limit moves the board to a vote.
+ */
+export async function debate(e: Engine, sp: SubProblem, panel: string[], decidedEarlier: string, prices: Prices): Promise<DebateOutcome> {
+  const s = e.settings;
+  const maxRounds = roundCap(sp.complexity, s.roundCaps);
+  const spBrief = brief(sp);
+  const key = (k: string) => `${sp.id}/${k}`;
+
+  const { startedAt } = await e.run.step(key('start'), (scope) => ({
+    result: { startedAt: scope.now().toISOString() },
+    events: [
+      event('subproblem.started', {
+        subProblemId: sp.id,
+        title: sp.title,
+        goal: sp.goal,
+        maxRounds,
+        panel,
+        complexity: sp.complexity,
+      }),
+    ],
+    patch: { phase: 'debate', progress: { phase: 'debate' }, subProblemProgress: { id: sp.id, value: { stage: 'debate', round: 0, maxRounds, fraction: 0 } } },
+  }));
+
+  const rounds: { round: number; turns: { name: string; text: string }[]; summary: string | null }[] = [];
+  const history: { vector: number[]; round: number }[] = [];
+  const positionVectors = new Map<string, number[]>();
+  const positions: Record<string, string> = {};
+  const spoken: Record<string, number> = Object.fromEntries(panel.map((p) => [p, 0]));
+  const metrics: RoundMetrics[] = [];
+  const interventions: DebateOutcome['interventions'] = [];
+  let keyArguments: string[] = [];
+  let wantsToSpeak: string[] = [];
+  let lastSpeaker: string | null = null;
+  let carry = emptyCarry();
+  let researchUsed = 0;
+  let redirects = 0;
+  let deadlockBreakAttempted = false;
+  const used: Moderator[] = [];
+
+  for (let round = 1; ; round++) {
+    const phase = debatePhase(round);
+    const { speakers, invited } = selectSpeakers({ round, panel, spokenCount: spoken, lastSpeaker, wantsToSpeak, perRound: s.speakersPerRound });
+    await e.run.step(key(`r${round}/start`), () => ({
+      result: null,
+      events: [
+        event('round.started', { subProblemId: sp.id, round, maxRounds, phase, speakers, invited }),
+        ...(round > 1 && invited.length
+          ? [event('facilitator.message', { subProblemId: sp.id, round, kind: 'invite', text: `${invited.map(nameOf).join(' and ')}, we have not heard from you yet: what do you see that the others missed?` })]
+          : []),
+      ],
+    }));
+
+    const discussion = debateContext(rounds, keyArguments, s);
+    const inputs = carry;
+    const turns: Turn[] = await Promise.all(
+      speakers.map((code) =>
+        e.run.step(key(`r${round}/${code}`), async (scope) => {
+          const p = persona(code);
+          const out = await scope.llm({
+            tier: 'smart',
+            phase: 'debate',
+            purpose: round === 1 ? 'opening_statement' : 'contribution',
+            prompt: e.prompt('expert_turn', {
+              persona: p,
+              subProblem: spBrief,
+              decidedEarlier,
+              panel: panel.map((c) => `${nameOf(c)} (${c})`).join(', '),
+              round,
+              maxRounds,
+              phase,
+              instruction: INSTRUCTIONS[phase],
+              inputs: inputsText(inputs, code),
+              discussion,
+              length: round === 1 ? '100-150 words' : '60-120 words',
+            }),
+            schema: contributionSchema,
+            maxTokens: 900,
+            hints: {
+              persona: { code, name: p.name, riskTolerance: p.riskTolerance, optimism: p.optimism, concerns: p.typicalConcerns },
+              subProblem: spBrief,
+              round,
+              maxRounds,
+              phase,
+              previous: positions[code] ?? null,
+              panel,
+              others: Object.entries(positions).filter(([c]) => c !== code).map(([c, position]) => ({ persona: c, position })),
+              moderator: inputs.moderator,
+              research: inputs.research,
+              question: inputs.question,
+              redirect: inputs.redirect,
+            },
+          });
+          const turn: Turn = { persona: code, ...out };
+          return {
+            result: turn,
+            events: [
+              event('contribution.completed', {
+                subProblemId: sp.id,
+                round,
+                persona: code,
+                name: p.name,
+                text: out.text,
+                position: out.position,
+                words: wordCount(out.text),
+                agreesWith: out.agreesWith,
+                disagreesWith: out.disagreesWith,
+                confidence: out.confidence,
+                researchRequest: out.researchRequest,
+              }),
+            ],
+          };
+        }),
+      ),
+    );
+
+    const facilitator: FacilitatorRound = await e.run.step(key(`r${round}/facilitator`), async (scope) => {
+      const out = await scope.llm({
+        tier: 'fast',
+        phase: 'facilitation',
+        purpose: 'facilitator_round',
+        prompt: e.prompt('facilitator_round', {
+          subProblem: spBrief,
+          round,
+          maxRounds,
+          phase,
+          panel: panel.join(', '),
+          contributions: turns.map((t) => `[${nameOf(t.persona)} (${t.persona})] ${t.text}`).join('\n\n'),
+        }),
+        schema: facilitatorRoundSchema,
+        maxTokens: 900,
+        hints: {
+          subProblem: spBrief,
+          round,
+          maxRounds,
+          phase,
+          panel,
+          contributions: turns.map((t) => ({ persona: t.persona, position: t.position, agreesWith: t.agreesWith, disagreesWith: t.disagreesWith, researchRequest: t.researchRequest })),
+        },
+      });
+      const wants = out.wantsToSpeak.filter((c) => panel.includes(c));
+      const result = { ...out, wantsToSpeak: wants };
+      return {
+        result,
+        events: [event('facilitator.message', { subProblemId: sp.id, round, kind: 'summary', text: `${out.summary} Next: ${out.nextQuestion}` })],
+      };
+    });
+
+    for (const t of turns) {
+      spoken[t.persona] = (spoken[t.persona] ?? 0) + 1;
+      positions[t.persona] = t.position;
+    }
+    lastSpeaker = turns.at(-1)?.persona ?? lastSpeaker;
+    wantsToSpeak = facilitator.wantsToSpeak;
+    keyArguments = facilitator.keyArguments;
+    rounds.push({ round, turns: turns.map((t) => ({ name: nameOf(t.persona), text: t.text })), summary: facilitator.summary });
+
+    const vectors = await e.embedder.embed(turns.flatMap((t) => [t.text, t.position]));
+    const contributions = turns.map((t, i) => ({
+      persona: t.persona,
+      vector: vectors[2 * i]!,
+      positionVector: vectors[2 * i + 1]!,
+      agreesWith: t.agreesWith,
+      disagreesWith: t.disagreesWith,
+    }));
+    for (const c of contributions) positionVectors.set(c.persona, c.positionVector);
+
+    const end: RoundEnd = await e.run.step(key(`r${round}/end`), (scope) => {
+      const m = roundMetrics(
+        { round, contributions, history, latestPositions: [...positionVectors.values()], relevance: facilitator.relevance, agreement: facilitator.agreement, panel },
+        s,
+      );
+      const elapsedMs = scope.now().getTime() - Date.parse(startedAt);
+      const nextSpeakers = Math.min(panel.length, s.speakersPerRound);
+      const stop = stopDecision(
+        {
+          round,
+          maxRounds,
+          history: [...metrics, m],
+          elapsedMs,
+          budgetLeftUsd: e.budgetUsd === null ? null : e.budgetUsd - e.run.spentUsd() - reserveUsd(panel.length, prices),
+          nextRoundCostUsd: roundCostUsd(panel.length, nextSpeakers, round + 1, prices),
+          allSeatsSpoken: panel.every((c) => (spoken[c] ?? 0) > 0),
+          deadlockBreakAttempted,
+        },
+        s,
+      );
+      const moderator = stop.stop
+        ? null
+        : moderatorFor(
+            {
+              round,
+              agreement: facilitator.agreement,
+              unverifiedClaims: turns.reduce((n, t) => n + t.claims.filter((c) => c.basis === 'assumption').length, 0),
+              deadlocked: stop.action === 'break_deadlock',
+              sentiment: facilitator.sentiment,
+              used,
+            },
+            s,
+          );
+      const redirect = !stop.stop && facilitator.relevance < s.driftRedirectBelow;
+      const research = stop.stop
+        ? []
+        : turns
+            .map((t) => t.researchRequest)
+            .filter((q): q is string => !!q && q.trim().length > 0)
+            .slice(0, Math.max(0, s.researchPerSubProblem - researchUsed));
+      const events: EventDraft[] = [event('round.completed', { subProblemId: sp.id, round, metrics: m, stop })];
+      if (redirect) {
+        events.push(
+          event('facilitator.message', {
+            subProblemId: sp.id,
+            round,
+            kind: 'redirect',
+            text: `Let us come back to the goal: ${sp.goal} (relevance this round ${facilitator.relevance}/10).`,
+          }),
+        );
+      }
+      return {
+        result: { metrics: m, stop, moderator, redirect, research, elapsedMs },
+        events,
+        patch: { subProblemProgress: { id: sp.id, value: { stage: 'debate', round, maxRounds, fraction: round4((0.8 * round) / maxRounds) } } },
+      };
+    });
+    metrics.push(end.metrics);
+    for (const c of contributions) history.push({ vector: c.vector, round });
+    if (end.redirect) redirects += 1;
+
+    const next = emptyCarry();
+    next.question = facilitator.nextQuestion;
+    next.redirect = end.redirect;
+    for (const [code, n] of Object.entries(end.metrics.noveltyByPersona)) if (n < s.repetitionNoveltyBelow) next.repeated.add(code);
+    const positionList = Object.entries(positions).map(([c, position]) => `- ${nameOf(c)}: ${position}`).join('\n');
+
+    const moderatorKind = end.stop.action === 'break_deadlock' ? 'deadlock' : end.moderator;
+    if (moderatorKind) {
+      const text = await e.run.step(key(`r${round}/${moderatorKind}`), async (scope) => {
+        const out = await scope.llm({
+          tier: 'fast',
+          phase: 'facilitation',
+          purpose: 'moderator',
+          prompt: e.prompt('moderator', { kind: moderatorKind, subProblem: spBrief, positions: positionList }),
+          schema: moderatorSchema,
+          maxTokens: 600,
+          hints: { kind: moderatorKind, subProblem: spBrief, positions: Object.entries(positions).map(([c, position]) => ({ persona: c, position })) },
+        });
+        return {
+          result: out.text,
+          events: [
+            moderatorKind === 'deadlock'
+              ? event('facilitator.message', { subProblemId: sp.id, round, kind: 'deadlock', text: out.text })
+              : event('moderator.intervened', { subProblemId: sp.id, round, moderator: moderatorKind, text: out.text }),
+          ],
+        };
+      });
+      next.moderator = { kind: moderatorKind, text };
+      interventions.push({ kind: moderatorKind, round });
+      if (moderatorKind === 'deadlock') deadlockBreakAttempted = true;
+      else used.push(moderatorKind);
+    }
+
+    next.research = await Promise.all(
+      end.research.map((query, i) =>
+        e.run.step(key(`r${round}/research${i + 1}`), async (scope) => {
+          const out = await scope.llm({
+            tier: 'fast',
+            phase: 'research',
+            purpose: 'research',
+            prompt: e.prompt('research', { subProblem: spBrief, query }),
+            schema: researchSchema,
+            maxTokens: 600,
+            hints: { query, subProblem: spBrief },
+          });
+          return {
+            result: { query, findings: out.findings },
+            events: [event('research.completed', { subProblemId: sp.id, round, query, findings: out.findings, source: 'model_knowledge', confidence: out.confidence })],
+          };
+        }),
+      ),
+    );
+    researchUsed += next.research.length;
+    carry = next;
+
+    if (end.stop.stop) {
+      // A deadlock counts as resolved when the facilitator's break led to a stop for another reason.
+      const deadlocksResolved = deadlockBreakAttempted && end.stop.reason !== 'deadlock' ? 1 : 0;
+      return {
+        rounds: round,
+        maxRounds,
+        stopReason: end.stop.reason,
+        stopDetail: end.stop.detail,
+        elapsedMs: end.elapsedMs,
+        positions,
+        transcript: debateContext(rounds, keyArguments, s),
+        metrics,
+        researchUsed,
+        interventions,
+        redirects,
+        deadlocksResolved,
+      };
+    }
+  }
+}
+
+/** Money kept back for the vote, calibration and synthesis of a sub-problem when budgeting a further round. */
+function reserveUsd(panelSize: number, prices: Prices): number {
+  const perMTok = (tier: { input: number; output: number }, input: number, output: number) => (input * tier.input + output * tier.output) / 1e6;
+  return perMTok(prices.smart, 3000, 600) * 2 + perMTok(prices.fast, 1500, 200) * panelSize * 2;
+}

@@ -1,0 +1,70 @@
+import { estimateSessionCost, type PriceTier } from '../../domain/budget';
+import { normalizeDecomposition } from '../../domain/decomposition';
+import { event } from '../../domain/events';
+import { decompositionSchema, type ProblemStatement, type SubProblem } from '../../domain/model';
+import { bandOf } from '../../domain/settings';
+import type { Engine, Framing } from './context';
+
+/**
+ * Decomposition: the model proposes sub-problems; a pure policy makes them 1-5
+ * (atomic → one, vague → one high-level, more than five → meta-problems),
+ * breaks dependency cycles and orders them. Then the cost estimate, before
+ * any debate starts.
+ */
+export async function decompose(e: Engine, statement: ProblemStatement, prices: { smart: PriceTier; fast: PriceTier }): Promise<Framing> {
+  const framed = await e.run.step('decompose', async (s) => {
+    const out = await s.llm({
+      tier: 'smart',
+      phase: 'decomposition',
+      purpose: 'decompose',
+      prompt: e.prompt('decompose', { statement: statement.statement, lessons: '' }),
+      schema: decompositionSchema,
+      maxTokens: 3000,
+      hints: {
+        problem: e.problem,
+        context: e.context,
+        statement: statement.statement,
+        domains: statement.domains,
+        category: statement.category,
+        vague: statement.vague,
+      },
+    });
+    const n = normalizeDecomposition(
+      {
+        subProblems: out.subProblems as SubProblem[],
+        atomic: out.atomic,
+        vague: statement.vague,
+        problem: e.problem,
+        statement: statement.statement,
+      },
+      e.settings,
+    );
+    return {
+      result: { subProblems: n.subProblems, order: n.order },
+      events: [
+        event('decomposition.completed', {
+          subProblems: n.subProblems,
+          order: n.order,
+          rationale: out.rationale,
+          broken: n.broken,
+          grouped: n.grouped,
+          flags: n.flags,
+        }),
+      ],
+      patch: { phase: 'decomposition', progress: { phase: 'decomposition', percent: 10 } },
+    };
+  });
+
+  await e.run.step('estimate', () => {
+    const estimate = estimateSessionCost(
+      {
+        subProblems: framed.subProblems.map((sp) => ({ complexity: sp.complexity, panelSize: e.settings.panelSize[bandOf(sp.complexity)] })),
+        prices,
+      },
+      e.settings,
+    );
+    const data = { ...estimate, budgetUsd: e.budgetUsd };
+    return { result: data, events: [event('cost.estimated', data)], patch: { progress: { phase: 'decomposition', percent: 12, estimate: data } } };
+  });
+  return { statement, subProblems: framed.subProblems, order: framed.order };
+}

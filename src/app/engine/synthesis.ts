@@ -1,0 +1,104 @@
+import { commitmentStatement, commitmentTriggers, qualityReport, type QualityReport } from '../../domain/commitment';
+import { event } from '../../domain/events';
+import { disclaimersFor, lintAdvisory } from '../../domain/guardrails';
+import { synthesisSchema, type Synthesis, type SubProblem } from '../../domain/model';
+import { brief, nameOf, round4, type Engine } from './context';
+import type { DebateOutcome } from './debate';
+import type { VoteOutcome } from './vote';
+
+export interface SubProblemResult {
+  subProblemId: string;
+  panel: string[];
+  synthesis: Synthesis;
+  commitment: { triggered: boolean; triggers: string[]; statement: string };
+  disclaimers: { kind: string; text: string }[];
+  quality: QualityReport;
+  options: VoteOutcome['options'];
+  votes: VoteOutcome['votes'];
+  tally: VoteOutcome['tally'];
+  advisoryFixes: string[];
+}
+
+/**
+ * Synthesis of one sub-problem: the facilitator's recommendation, checked for
+ * advisory language on the output itself; the disagree-and-commit statement
+ * when a trigger fires; escalation disclaimers; the quality report.
+ */
+export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: DebateOutcome, v: VoteOutcome, domains: string[]): Promise<SubProblemResult> {
+  const spBrief = brief(sp);
+  const { options, votes, tally } = v;
+  return e.run.step(`${sp.id}/synthesis`, async (s) => {
+    const optionList = options.options.map((o) => `${o.id}. ${o.title}: ${o.description}`);
+    const out = await s.llm({
+      tier: 'smart',
+      phase: 'synthesis',
+      purpose: 'synthesis',
+      prompt: e.prompt('synthesis', {
+        subProblem: spBrief,
+        options: optionList,
+        votes: votes.map((x) => `${nameOf(x.persona)}: ${x.optionId} (confidence ${x.confidence.toFixed(2)}) ${x.rationale}`),
+        tally: `${tally.mechanism} — ${tally.why}; distribution ${JSON.stringify(tally.distribution)}${tally.tie.length ? `; tie between ${tally.tie.join(', ')}` : ''}${tally.deferred ? '; deferred: no supermajority for a one-way door' : ''}`,
+      }),
+      schema: synthesisSchema,
+      maxTokens: 2000,
+      hints: { subProblem: spBrief, options: options.options, votes, tally },
+    });
+    const rec = lintAdvisory(out.recommendation);
+    const why = lintAdvisory(out.rationale);
+    const caveats = out.caveats.map((c) => lintAdvisory(c).fixed);
+    const synthesis: Synthesis = { ...out, recommendation: rec.fixed, rationale: why.fixed, caveats };
+    const triggers = commitmentTriggers({ tally, votes, reversibility: options.decisionReversibility }, e.settings);
+    const winner = options.options.find((o) => o.id === tally.winner);
+    const decision = winner ? winner.title : tally.deferred ? 'defer the decision pending further analysis' : `a choice between ${tally.tie.join(' and ')}`;
+    const dissenters = votes
+      .filter((x) => x.optionId !== tally.winner)
+      .map((x) => ({ name: nameOf(x.persona), concern: x.strongObjection ?? firstSentence(x.rationale) }));
+    const statement = commitmentStatement({
+      decision,
+      dissenters,
+      rationale: firstSentence(synthesis.rationale),
+      triggered: triggers.length > 0,
+      confidence: synthesis.confidence,
+    });
+    const disclaimers = disclaimersFor({ text: `${e.problem}\n${sp.goal}\n${synthesis.recommendation}`, domains, oneWayDoor: options.decisionReversibility === 'one_way' });
+    const meanConfidence = votes.length ? votes.reduce((a, x) => a + x.confidence, 0) / votes.length : 0;
+    const meanRelevance = d.metrics.length ? d.metrics.reduce((a, m) => a + m.relevance, 0) / d.metrics.length : 10;
+    const quality = qualityReport({
+      roundsUsed: d.rounds,
+      maxRounds: d.maxRounds,
+      elapsedMs: d.elapsedMs,
+      stopReason: d.stopReason,
+      consensus: tally.consensus,
+      meanConfidence: round4(meanConfidence),
+      meanRelevance,
+      researchUsed: d.researchUsed,
+      interventions: d.interventions,
+      deadlocksResolved: d.deadlocksResolved,
+      redirects: d.redirects,
+      costUsd: round4(e.run.spentUsd(`${sp.id}/`) + s.pendingCostUsd()),
+    });
+    const advisoryFixes = [...rec.violations, ...why.violations];
+    const result: SubProblemResult = {
+      subProblemId: sp.id,
+      panel,
+      synthesis,
+      commitment: { triggered: triggers.length > 0, triggers, statement },
+      disclaimers,
+      quality,
+      options,
+      votes,
+      tally,
+      advisoryFixes,
+    };
+    return {
+      result,
+      events: [
+        event('synthesis.completed', { subProblemId: sp.id, synthesis, commitment: result.commitment, disclaimers, advisoryFixes }),
+        event('subproblem.completed', { subProblemId: sp.id, rounds: d.rounds, stopReason: d.stopReason, quality }),
+      ],
+      patch: { subProblemProgress: { id: sp.id, value: { stage: 'done', round: d.rounds, maxRounds: d.maxRounds, fraction: 1 } } },
+    };
+  });
+}
+
+const firstSentence = (t: string) => /^[\s\S]*?[.!?](?=\s|$)/.exec(t)?.[0] ?? t;
