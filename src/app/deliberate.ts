@@ -9,7 +9,6 @@ import { intake } from './engine/intake';
 import type { Prices } from './engine/prices';
 import { synthesise, type SubProblemResult } from './engine/synthesis';
 import { vote } from './engine/vote';
-import { event } from '../domain/events';
 
 export interface Results {
   problemStatement?: ProblemStatement;
@@ -75,7 +74,5 @@ async function runSubProblem(
     : '';
   const d = await debate(e, sp, panel, decidedEarlier, prices);
   const v = await vote(e, sp, panel, d);
-  const r = await synthesise(e, sp, panel, d, v, [...new Set([...sp.domains, ...f.statement.domains])]);
-  await e.run.step(`${sp.id}/usage`, async () => ({ result: null, events: [event('usage.updated', await e.run.usage())] }));
-  return r;
+  return synthesise(e, sp, panel, d, v, [...new Set([...sp.domains, ...f.statement.domains])]);
 }

@@ -1,4 +1,5 @@
-import type { EventDraft } from '../domain/events';
+import type { EventDraft, Usage } from '../domain/events';
+import { addCalls } from '../db/session-store';
 import type { LedgerEntry, SessionPatch, SessionStore } from '../db/session-store';
 import type { CallSpec, LlmGateway } from '../llm/gateway';
 import type { Notifier } from '../ports/notifier';
@@ -9,6 +10,8 @@ export interface StepScope {
   now(): Date;
   /** USD of the model calls this step has made so far (not yet committed). */
   pendingCostUsd(): number;
+  /** The session's usage including this step's calls, for a `usage.updated` event in the same commit. */
+  usageIncludingPending(): Promise<Usage>;
 }
 
 export interface StepOutput<T> {
@@ -76,10 +79,6 @@ export class SessionRun {
     return sum;
   }
 
-  usage() {
-    return this.deps.store.usage(this.sessionId);
-  }
-
   /** Stops every later step of this run (e.g. a sibling sub-problem failed); the in-flight ones finish. */
   halt(reason: Error): void {
     this.halted ??= reason;
@@ -98,6 +97,7 @@ export class SessionRun {
     const scope: StepScope = {
       now: this.clock,
       pendingCostUsd: () => calls.reduce((a, c) => a + c.costUsd, 0),
+      usageIncludingPending: async () => addCalls(await this.deps.store.usage(this.sessionId), calls),
       llm: async (spec, onDelta) => {
         const res = await this.deps.gateway.call(spec, {
           key: `${this.seed}:${key}`,
@@ -125,7 +125,8 @@ export class SessionRun {
     this.done.set(key, result);
     for (const c of calls) this.costs.set(key, (this.costs.get(key) ?? 0) + c.costUsd);
     const last = envelopes.at(-1);
-    if (last) await this.deps.notifier.publish(this.sessionId, last.seq).catch(() => {});
+    // A wake-up is a hint (readers also poll), so the run does not wait for it.
+    if (last) void this.deps.notifier.publish(this.sessionId, last.seq).catch(() => {});
     return result as T;
   }
 }

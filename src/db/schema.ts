@@ -88,6 +88,9 @@ export const llmCalls = pgTable(
     outputTokens: integer('output_tokens').notNull(),
     cacheReadTokens: integer('cache_read_tokens').notNull().default(0),
     cacheWriteTokens: integer('cache_write_tokens').notNull().default(0),
+    /** Estimated tokens of the stable prompt prefix, and its hash: what a provider prompt cache could serve. */
+    prefixTokens: integer('prefix_tokens').notNull().default(0),
+    prefixHash: text('prefix_hash').notNull().default(''),
     costUsd: numeric('cost_usd', { precision: 12, scale: 6, mode: 'number' }).notNull(),
     latencyMs: integer('latency_ms').notNull(),
     attempt: integer('attempt').notNull(),

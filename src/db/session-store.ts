@@ -285,3 +285,35 @@ export function sumUsage(rows: PhaseRow[]): Usage {
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** Usage with not-yet-committed ledger entries added, per phase. */
+export function addCalls(base: Usage, calls: LedgerEntry[]): Usage {
+  const rows: PhaseRow[] = Object.entries(base.byPhase).map(([phase, p]) => ({
+    phase,
+    calls: p.calls,
+    costUsd: p.costUsd,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  }));
+  const totals = sumUsage([
+    ...rows,
+    ...calls.map((c) => ({
+      phase: c.phase,
+      calls: 1,
+      costUsd: c.costUsd,
+      inputTokens: c.inputTokens,
+      outputTokens: c.outputTokens,
+      cacheReadTokens: c.cacheReadTokens ?? 0,
+      cacheWriteTokens: c.cacheWriteTokens ?? 0,
+    })),
+  ]);
+  return {
+    ...totals,
+    inputTokens: totals.inputTokens + base.inputTokens,
+    outputTokens: totals.outputTokens + base.outputTokens,
+    cacheReadTokens: totals.cacheReadTokens + base.cacheReadTokens,
+    cacheWriteTokens: totals.cacheWriteTokens + base.cacheWriteTokens,
+  };
+}

@@ -26,30 +26,50 @@ export function cosine(a: number[], b: number[]): number {
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
+/** How alike two embedded texts are, on the calibrated scale the thresholds speak (0 unrelated … 1 same). */
+export type Similarity = (a: number[], b: number[]) => number;
+
+/**
+ * Maps an embedder's raw cosine onto the calibrated scale: its mean cosine for
+ * unrelated pairs becomes 0.1 and for paraphrases 0.9 (measured on the labelled
+ * set in src/embeddings/calibration-set.ts). Thresholds such as "block above
+ * 0.80" then mean the same thing whichever embedder produced the vectors.
+ */
+export function calibratedSimilarity(calibration: { different: number; same: number }): Similarity {
+  const span = calibration.same - calibration.different;
+  return (a, b) => clamp01(0.1 + ((cosine(a, b) - calibration.different) * 0.8) / span);
+}
+
 /**
  * How new a contribution is against everything said before. Similarity to old
  * rounds is discounted by half every `halfLifeRounds` (seed 003's temporal
  * decay), so re-raising a point from long ago counts as partly new, while
  * echoing the last round counts as repetition.
  */
-export function novelty(vector: number[], history: { vector: number[]; round: number }[], currentRound: number, halfLifeRounds = 3): number {
+export function novelty(
+  vector: number[],
+  history: { vector: number[]; round: number }[],
+  currentRound: number,
+  halfLifeRounds = 3,
+  sim: Similarity = cosine,
+): number {
   if (!history.length) return 1;
   let maxSim = 0;
   for (const h of history) {
     const age = Math.max(0, currentRound - h.round);
-    maxSim = Math.max(maxSim, cosine(vector, h.vector) * 0.5 ** (age / halfLifeRounds));
+    maxSim = Math.max(maxSim, sim(vector, h.vector) * 0.5 ** (age / halfLifeRounds));
   }
   return clamp01(1 - maxSim);
 }
 
 /** Mean pairwise cosine of the experts' latest positions: 1 = saying the same thing. */
-export function convergence(vectors: number[][]): number {
+export function convergence(vectors: number[][], sim: Similarity = cosine): number {
   if (vectors.length < 2) return 1;
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < vectors.length; i++)
     for (let j = i + 1; j < vectors.length; j++) {
-      sum += cosine(vectors[i]!, vectors[j]!);
+      sum += sim(vectors[i]!, vectors[j]!);
       pairs += 1;
     }
   return clamp01(sum / pairs);
@@ -82,12 +102,12 @@ export function conflict(
  * sizes over log(n). 0 = one camp, 1 = everyone somewhere else. Rising late
  * in a debate flags drift or circling (4.5.7).
  */
-export function entropy(vectors: number[][], sameAbove = 0.8): number {
+export function entropy(vectors: number[][], sameAbove = 0.8, sim: Similarity = cosine): number {
   const n = vectors.length;
   if (n <= 1) return 0;
   const clusters: { sum: number[]; size: number }[] = [];
   for (const v of vectors) {
-    const home = clusters.find((c) => cosine(c.sum, v) >= sameAbove);
+    const home = clusters.find((c) => sim(c.sum, v) >= sameAbove);
     if (home) {
       home.sum = home.sum.map((x, i) => x + (v[i] ?? 0));
       home.size += 1;
@@ -135,10 +155,13 @@ export function roundMetrics(
     relevance: number;
     agreement: number;
     panel?: string[];
+    /** Calibrated similarity of the embedder in use; raw cosine when omitted. */
+    similarity?: Similarity;
   },
   s: EngineSettings,
 ): RoundMetrics {
-  const scored = input.contributions.map((c) => ({ persona: c.persona, novelty: novelty(c.vector, input.history, input.round) }));
+  const sim = input.similarity ?? cosine;
+  const scored = input.contributions.map((c) => ({ persona: c.persona, novelty: novelty(c.vector, input.history, input.round, 3, sim) }));
   const byPersona: Record<string, number[]> = {};
   for (const c of scored) (byPersona[c.persona] ??= []).push(c.novelty);
   const novelties = scored.map((c) => c.novelty);
@@ -147,10 +170,10 @@ export function roundMetrics(
     round: input.round,
     novelty: round4(meanNovelty),
     noveltyByPersona: Object.fromEntries(Object.entries(byPersona).map(([p, xs]) => [p, round4(mean(xs))])),
-    convergence: round4(convergence(input.latestPositions)),
+    convergence: round4(convergence(input.latestPositions, sim)),
     conflict: round4(conflict(input.contributions, input.panel)),
     relevance: round4(Math.min(10, Math.max(0, input.relevance))),
-    entropy: round4(entropy(input.latestPositions)),
+    entropy: round4(entropy(input.latestPositions, 0.8, sim)),
     repetition: round4(repetitionRate(novelties, s.repetitionNoveltyBelow)),
     marginalUtility: round4(marginalUtility(meanNovelty, input.relevance)),
     agreement: round4(clamp01(input.agreement)),

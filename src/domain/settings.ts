@@ -44,9 +44,14 @@ export const engineSettingsSchema = z.object({
   /** Speakers per later round (the opening round is everyone). */
   speakersPerRound: z.number().int().min(1).max(6).default(3),
   researchPerSubProblem: z.number().int().min(0).max(5).default(2),
-  /** Past this many rounds, early rounds are summarised and only the recent ones kept in full. */
+  /**
+   * Past `summariseAfterRounds` rounds, early rounds are summarised and only
+   * the last `fullRoundsKept` stay in full. The issue says "past 10 rounds",
+   * but its own budget (round 10's prompt at most twice round 2's) needs the
+   * summaries sooner: 4 keeps round 10 under 2×; set 10 for the literal rule.
+   */
   fullRoundsKept: z.number().int().min(1).default(3),
-  summariseAfterRounds: z.number().int().min(1).default(10),
+  summariseAfterRounds: z.number().int().min(1).default(4),
   /** Aggregation: supermajority share for one-way doors; confidence spread (stdev) that switches to weighting. */
   supermajority: z.number().min(0.5).max(1).default(0.75),
   confidenceSpreadAbove: z.number().min(0).max(1).default(0.15),

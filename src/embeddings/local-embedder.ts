@@ -1,3 +1,4 @@
+import { CALIBRATION_TEXTS, calibrationFrom } from './calibrate';
 import type { Embedder } from '../ports/embeddings';
 
 /**
@@ -73,9 +74,11 @@ export function embedSync(text: string, dimension: number): number[] {
 
 export function createLocalEmbedder(dimension = 256): Embedder {
   if (!Number.isInteger(dimension) || dimension < 1) throw new RangeError(`dimension must be a positive integer, got ${dimension}`);
+  const { same, different } = calibrationFrom(CALIBRATION_TEXTS.map((t) => embedSync(t, dimension)));
   return {
     name: 'local-hash',
     dimension,
+    calibration: { same, different },
     embed: async (texts) => texts.map((t) => embedSync(t, dimension)),
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { tierPricesOf, type Price, type TierPrices } from '../config/config';
 import type { LedgerEntry } from '../db/session-store';
@@ -135,6 +136,7 @@ export class LlmGateway {
 
   private async raw<T>(spec: CallSpec<T>, ctx: CallContext, req: LlmRequest, attempt: number): Promise<LlmResponse> {
     const started = performance.now();
+    const prefix = req.system.slice(0, req.cacheablePrefix).join('\n');
     const entry = (usage: LlmUsage, outcome: string, model = req.model): LedgerEntry => ({
       stepKey: ctx.key,
       provider: this.provider.name,
@@ -146,6 +148,8 @@ export class LlmGateway {
       outputTokens: usage.outputTokens,
       cacheReadTokens: usage.cacheReadTokens,
       cacheWriteTokens: usage.cacheWriteTokens,
+      prefixTokens: Math.ceil(prefix.length / 4),
+      prefixHash: createHash('sha1').update(prefix).digest('hex').slice(0, 16),
       costUsd: costOf(this.opts.prices[model], usage),
       latencyMs: Math.round(performance.now() - started),
       attempt,

@@ -4,19 +4,25 @@
  *   1. POST /v1/sessions → first SSE event, and → session.started (p50, p99)
  *   2. one session watched by N concurrent SSE subscribers: events/s delivered
  *      and the commit → receipt delay (p50, p99)
- * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS and
- * BENCH_SIM_LATENCY_MS tune it.
+ *   3. deliberations of every shared scenario at a fixed simulated latency:
+ *      wall time vs the critical-path bound, calls, tokens, cost, prompt
+ *      growth per round and the prompt-cache share (tests/bench/deliberation.ts)
+ * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
+ * BENCH_SIM_LATENCY_MS and BENCH_CALL_LATENCY_MS tune it.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { deliberationBench } from './deliberation';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
 const FANOUT_LATENCY = process.env.BENCH_SIM_LATENCY_MS ?? '20';
+const CALL_LATENCY = process.env.BENCH_CALL_LATENCY_MS ?? '250';
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -37,7 +43,7 @@ async function startService(extra: Record<string, string>) {
   const port = await freePort();
   const env = {
     PATH: process.env.PATH ?? '',
-    DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    DATABASE_URL,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     PORT: String(port),
     QUEUE_NAME: `bench-${randomUUID().slice(0, 8)}`,
@@ -171,6 +177,10 @@ const slow = await startService({ SIM_LATENCY_MS: FANOUT_LATENCY });
 const fan = await fanout(slow.url);
 await slow.stop();
 
+const timed = await startService({ SIM_LATENCY_MS: CALL_LATENCY, SIM_JITTER: '0' });
+const deliberation = await deliberationBench(timed.url, DATABASE_URL, Number(CALL_LATENCY));
+await timed.stop();
+
 console.log(`\nbo1 bench (${new Date().toISOString()}, node ${process.version})`);
 console.log(`POST → first SSE event      over ${toFirst.length} sessions: p50 ${fmt(pct(toFirst, 50))} ms, p99 ${fmt(pct(toFirst, 99))} ms (target p99 < 100 ms)`);
 console.log(`POST → session.started      over ${toStarted.length} sessions: p50 ${fmt(pct(toStarted, 50))} ms, p99 ${fmt(pct(toStarted, 99))} ms`);
@@ -178,3 +188,4 @@ console.log(
   `fan-out to ${SUBSCRIBERS} subscribers of one session (sim latency ${FANOUT_LATENCY} ms): ${fan.received} events in ${fmt(fan.seconds)} s = ${fmt(fan.received / fan.seconds)} events/s delivered`,
 );
 console.log(`commit → receipt delay       over ${fan.delays.length} deliveries: p50 ${fmt(pct(fan.delays, 50))} ms, p99 ${fmt(pct(fan.delays, 99))} ms (target p99 < 50 ms)`);
+for (const line of deliberation) console.log(line);

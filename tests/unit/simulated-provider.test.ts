@@ -595,7 +595,7 @@ describe('simulated provider', () => {
   it('judges reversibility: one-way for hard-to-reverse or very complex sub-problems, two-way otherwise', async () => {
     const cases = [
       { sp: { id: 'sp1', title: 'Overall direction: bring on a co-founder or stay solo', goal: 'Decide which path to take: bring on a co-founder or stay solo.', complexity: 7 }, expected: 'one_way' },
-      { sp: { id: 'sp2', title: 'Who does the work', goal: 'Decide who carries the work. A hire is hard to reverse, so this part needs a high bar.', complexity: 7 }, expected: 'one_way' },
+      { sp: { id: 'sp2', title: 'Staffing and ownership of the work', goal: 'Decide who carries the work. A hire is hard to reverse, so this part needs a high bar.', complexity: 7 }, expected: 'one_way' },
       { sp: { id: 'sp3', title: 'Product scope for the next release', goal: 'Decide what the product must include.', complexity: 8 }, expected: 'one_way' },
       { sp: { id: 'sp4', title: 'Success measures and checkpoints', goal: 'Decide which measurable signals will show the decision was right.', complexity: 4 }, expected: 'two_way' },
       { sp: { id: 'sp5', title: 'Budget, runway and financial threshold', goal: 'Decide the financial signal that would trigger a change of course.', complexity: 5 }, expected: 'two_way' },

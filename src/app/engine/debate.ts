@@ -1,7 +1,7 @@
 import { roundCostUsd } from '../../domain/budget';
 import { debateContext } from '../../domain/context';
 import { event, type EventDraft } from '../../domain/events';
-import { roundMetrics, type RoundMetrics } from '../../domain/metrics';
+import { calibratedSimilarity, roundMetrics, type RoundMetrics } from '../../domain/metrics';
 import { contributionSchema, facilitatorRoundSchema, moderatorSchema, researchSchema, type FacilitatorRound, type SubProblem } from '../../domain/model';
 import { moderatorFor, type Moderator } from '../../domain/moderators';
 import { roundCap } from '../../domain/schedule';
@@ -84,6 +84,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
   const maxRounds = roundCap(sp.complexity, s.roundCaps);
   const spBrief = brief(sp);
   const key = (k: string) => `${sp.id}/${k}`;
+  const similarity = calibratedSimilarity(e.embedder.calibration);
 
   const { startedAt } = await e.run.step(key('start'), (scope) => ({
     result: { startedAt: scope.now().toISOString() },
@@ -245,7 +246,16 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
 
     const end: RoundEnd = await e.run.step(key(`r${round}/end`), (scope) => {
       const m = roundMetrics(
-        { round, contributions, history, latestPositions: [...positionVectors.values()], relevance: facilitator.relevance, agreement: facilitator.agreement, panel },
+        {
+          round,
+          contributions,
+          history,
+          latestPositions: [...positionVectors.values()],
+          relevance: facilitator.relevance,
+          agreement: facilitator.agreement,
+          panel,
+          similarity,
+        },
         s,
       );
       const elapsedMs = scope.now().getTime() - Date.parse(startedAt);

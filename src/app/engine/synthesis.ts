@@ -95,6 +95,7 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
       events: [
         event('synthesis.completed', { subProblemId: sp.id, synthesis, commitment: result.commitment, disclaimers, advisoryFixes }),
         event('subproblem.completed', { subProblemId: sp.id, rounds: d.rounds, stopReason: d.stopReason, quality }),
+        event('usage.updated', await s.usageIncludingPending()),
       ],
       patch: { subProblemProgress: { id: sp.id, value: { stage: 'done', round: d.rounds, maxRounds: d.maxRounds, fraction: 1 } } },
     };

@@ -36,6 +36,14 @@ function clipWords(t: string, n: number): string {
   return w.length <= n ? t : noStop(w.slice(0, n).join(' '));
 }
 
+/** Clips to whole sentences when one ends past the middle of the limit, else to a word boundary. */
+function clipSentences(t: string, max: number): string {
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max + 1);
+  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('? '), cut.lastIndexOf('! '));
+  return end > max / 2 ? cut.slice(0, end + 1) : clipChars(t, max);
+}
+
 function clipChars(t: string, max: number): string {
   if (t.length <= max) return t;
   const cut = t.slice(0, max);
@@ -277,16 +285,31 @@ function safetyOf(text: string): { allowed: boolean; reason: string } {
   return { allowed: true, reason: 'ordinary business decision' };
 }
 
+type ClarificationKey = keyof typeof B.CLARIFICATIONS;
+
+/** The facts that block each kind of decision most, most blocking first. */
+const CLARIFY_PRIORITY: Partial<Record<Category, ClarificationKey[]>> = {
+  hiring: ['team', 'budget', 'goal', 'time', 'audience'],
+  pricing: ['audience', 'goal', 'budget', 'time', 'team'],
+  growth: ['budget', 'goal', 'time', 'audience', 'team'],
+  technical: ['team', 'time', 'goal', 'budget', 'audience'],
+  product: ['goal', 'audience', 'budget', 'time', 'team'],
+};
+
 function clarificationsFor(problem: string, context: string, f: Facts, r: Rng) {
   if (isRich(context)) return [];
-  const missing: (keyof typeof B.CLARIFICATIONS)[] = [];
-  if (!f.budget && !f.money) missing.push('budget');
-  if (!f.goal) missing.push('goal');
-  if (!f.time) missing.push('time');
-  if (!f.team) missing.push('team');
-  if (!f.audience) missing.push('audience');
-  const topical = /\bname\b|\bbrand/i.test(problem) ? (['naming'] as const) : [];
-  const keys = [...topical, ...r.shuffle(missing.length ? missing : (['goal'] as const))];
+  const known: Record<ClarificationKey, boolean> = {
+    budget: !!(f.budget ?? f.money),
+    goal: !!f.goal,
+    time: !!f.time,
+    team: !!f.team,
+    audience: !!f.audience,
+    naming: false,
+  };
+  const order = CLARIFY_PRIORITY[categoryOf(problem, context)] ?? ['goal', 'budget', 'time', 'team', 'audience'];
+  const topical: ClarificationKey[] = /\bname\b|\bbrand/i.test(problem) ? ['naming'] : [];
+  const missing = order.filter((k) => !known[k]);
+  const keys = [...topical, ...(missing.length ? missing : (['goal'] as const))];
   return keys.slice(0, r.int(1, Math.min(3, keys.length))).map((k) => ({ ...B.CLARIFICATIONS[k] }));
 }
 
@@ -389,7 +412,7 @@ const decompose: Generator = (h, r) => {
   const hinted = list(h.domains).filter((d): d is Domain => typeof d === 'string' && ALL_DOMAINS.has(d));
   const domains = hinted.length ? hinted : detectDomains(`${problem} ${context}`);
   const userContext = context
-    ? ` From what you told us: ${sentence(clipChars(context, 220))}`
+    ? ` From what you told us: ${sentence(clipSentences(context, 240))}`
     : ' No further context was given; assume current resources stay as they are.';
   const pricingProblem = /\bpric|\btiers?\b|monetis|monetiz|\/month/i.test(problem);
 
@@ -402,11 +425,13 @@ const decompose: Generator = (h, r) => {
     hours: f.hours ? `about ${f.hours} hours a week` : 'the hours actually available',
   };
   const T = B.SUBPROBLEM_TEMPLATES;
+  // The overall direction carries a hard-to-reverse note only when the user's own choice names the commitment.
+  const noted = (template: B.TemplateName) => (template === 'strategy' && !choice ? '' : hardNote(template, problem));
   const withNote = (goal: string, template: B.TemplateName) => {
-    const note = IRREVERSIBLE.test(goal) ? '' : hardNote(template, problem);
+    const note = IRREVERSIBLE.test(goal) ? '' : noted(template);
     return note ? `${sentence(goal)} ${note}` : goal;
   };
-  const complexityOf = (template: B.TemplateName, lo: number, hi: number) => (hardNote(template, problem) ? r.int(7, 8) : r.int(lo, hi));
+  const complexityOf = (template: B.TemplateName, lo: number, hi: number) => (noted(template) ? r.int(7, 8) : r.int(lo, hi));
   const directionDomains: Domain[] = ['strategy', ...domains.filter((d) => d !== 'strategy').slice(0, 1)];
   const direction = (id: string, complexity: number) => ({
     id,
@@ -737,7 +762,7 @@ function debateTurn(h: Rec, r: Rng, key: string, opening: boolean) {
         if (fit === 'same') {
           if (roll < 0.85) agreesWith.push(peer);
         } else if (fit === 'near') {
-          if (roll < pDis * 0.5) disagreesWith.push(peer);
+          if (roll < pDis * 0.8) disagreesWith.push(peer);
           else if (roll > 0.5) agreesWith.push(peer);
         } else if (fit === 'opposed') {
           if (roll < Math.max(0.3, pDis)) disagreesWith.push(peer);
@@ -800,10 +825,13 @@ const openingStatement: Generator = (h, r, key) => {
 
 const CONCESSION = /concede|fair challenge|I accept that|stronger than I first|I can support|I agree with the direction/i;
 
-const quoted = (position: string) => {
-  const clipped = clipWords(noStop(position), 18);
+/** Another expert's stance in a few words: its kind, or a short quote when it fits no kind. */
+function stanceName(position: string, common: string): string {
+  const family = familyOf(position, common);
+  if (family !== 'other') return B.STANCE_NAMES[family];
+  const clipped = clipWords(noStop(position), 10);
   return `"${clipped}${clipped.length < noStop(position).length ? '…' : ''}"`;
-};
+}
 
 const contribution: Generator = (h, r, key) => {
   const t = debateTurn(h, r, key, false);
@@ -823,7 +851,7 @@ const contribution: Generator = (h, r, key) => {
     );
   }
   // Answer the facilitator's question when addressed by name, otherwise most of the time.
-  if (t.question && (t.question.includes(p.name) || r.chance(0.6))) add(`On the facilitator’s question: ${lcFirst(fill(r.pick(B.QUESTION_ANSWERS), vars))}`, 3, 2);
+  if (t.question && (t.question.includes(p.name) || r.chance(0.5))) add(`${r.pick(B.QUESTION_LEADS)} ${fill(r.pick(B.QUESTION_ANSWERS), vars)}`, 3, 2);
 
   // Respond to the others, by name.
   if (stance === 'entrenched' && t.disagreesWith.length) {
@@ -831,8 +859,8 @@ const contribution: Generator = (h, r, key) => {
   } else {
     const against = t.disagreesWith.find((c) => t.known.has(c));
     const withThem = t.agreesWith.find((c) => t.known.has(c));
-    if (against) add(fill(r.pick(B.DISAGREE_LINES), { ...vars, name: nameOf(against), position: quoted(t.known.get(against)!) }), 5, 3);
-    else if (withThem) add(fill(r.pick(B.AGREE_LINES), { name: nameOf(withThem), position: quoted(t.known.get(withThem)!) }), 5, 3);
+    if (against) add(fill(r.pick(B.DISAGREE_LINES), { ...vars, name: nameOf(against), stance: stanceName(t.known.get(against)!, common) }), 5, 3);
+    else if (withThem) add(fill(r.pick(B.AGREE_LINES), { ...vars, name: nameOf(withThem), stance: stanceName(t.known.get(withThem)!, common) }), 5, 3);
     else if (t.disagreesWith.length) add(`I disagree with ${namesOf(t.disagreesWith.slice(0, 2))} on how fast to move.`, 5, 3);
     else if (t.agreesWith.length) add(`I agree with ${namesOf(t.agreesWith.slice(0, 2))} on the overall direction.`, 5, 3);
   }
@@ -863,7 +891,7 @@ const contribution: Generator = (h, r, key) => {
 
   const close =
     stance === 'adopted'
-      ? fill(r.pick(B.CONVERGE_SENTENCES), { common: lcFirst(common) })
+      ? fill(r.pick(B.CONVERGE_SENTENCES), vars)
       : stance === 'broke'
         ? sentence(`I am stepping back from the easy consensus until I see ${vars.metric}`)
         : t.holdout && round >= 3 && stance !== 'entrenched'
@@ -873,8 +901,9 @@ const contribution: Generator = (h, r, key) => {
   const fixed = wordCount(lead) + wordCount(close) + required.reduce((n, s) => n + wordCount(s), 0);
   const budget = Math.max(12, target - fixed);
 
-  // Novelty decay: from round 3 a growing share of the body comes from a small fixed per-persona set.
-  const share = round <= 2 ? 0 : Math.min(1, (round - 2) * 0.35);
+  // Novelty decay: from round 4 a growing share of the body comes from a small fixed per-persona set
+  // (entrenched experts keep finding new ways to say no, so a polarised debate stays lively until it deadlocks).
+  const share = round <= 3 || stance === 'entrenched' ? 0 : Math.min(1, (round - 3) * 0.3);
   const coreSet = rng(`${t.thread}|core`).shuffle(B.CORE_TEMPLATES).slice(0, 5).map((s) => sentence(ucFirst(fill(s, vars))));
   const core: string[] = [];
   let coreWords = 0;
@@ -883,8 +912,12 @@ const contribution: Generator = (h, r, key) => {
     core.push(s);
     coreWords += wordCount(s);
   }
+  // Each round turns to a new angle, the same for every speaker of that round (order shuffled per sub-problem).
+  const angles = rng(`${t.seed}|${sp.id}|angles`).shuffle(B.ANGLES);
+  const angle = round - 2 < angles.length ? angles[round - 2]! : undefined;
+  const angleLines = angle ? r.shuffle(angle.lines).slice(0, 2).map((s) => fill(s, vars)) : [];
   // Late rounds also recycle a few fixed fresh lines: the debate is running dry.
-  const freshPool = round >= 4 ? rng(`${t.thread}|fresh`).shuffle(B.FRESH_TEMPLATES).slice(0, 4) : B.FRESH_TEMPLATES;
+  const freshPool = round >= 6 ? rng(`${t.thread}|fresh`).shuffle(B.FRESH_TEMPLATES).slice(0, 4) : B.FRESH_TEMPLATES;
   // Those holding their ground do not concede in passing.
   const firm = stance === 'entrenched' || (t.holdout && stance === 'own');
   const fresh = r
@@ -896,6 +929,7 @@ const contribution: Generator = (h, r, key) => {
       ...(lead ? [{ text: lead, required: true }] : []),
       ...required.map((text) => ({ text, required: true })),
       ...core.map((text) => ({ text, required: true })),
+      ...angleLines.map((text) => ({ text })),
       ...fresh.map((text) => ({ text })),
       ...(close ? [{ text: close, required: true }] : []),
     ],
@@ -1155,7 +1189,10 @@ const vote: Generator = (h, r, key) => {
     scored.find((o) => o !== chosen && o.oneWay && p.risk === 'low' && r.chance(0.75)) ??
     scored.find((o) => o !== chosen && o.kind === 'cautious' && p.risk === 'high' && r.chance(0.3));
   const strongObjection = objectTo
-    ? fill(objectTo.oneWay && p.risk === 'low' ? B.STRONG_OBJECTIONS.oneWay : B.STRONG_OBJECTIONS.stall, { id: objectTo.id, title: clipWords(objectTo.title, 12) })
+    ? fill(objectTo.oneWay && p.risk === 'low' ? B.STRONG_OBJECTIONS.oneWay : B.STRONG_OBJECTIONS.stall, {
+        id: objectTo.id,
+        title: clipWords(objectTo.title.replace(/\s*\([^)]*\)/g, ''), 12),
+      })
     : null;
 
   const title = chosen?.title ?? 'the first option';

@@ -134,7 +134,7 @@ export const SUBPROBLEM_TEMPLATES: Record<TemplateName, { title: string; goal: s
     domains: ['technical', 'operations'],
   },
   people: {
-    title: 'Who does the work',
+    title: 'Staffing and ownership of the work',
     goal: 'Decide who carries the work{team}, and what that costs in control, cash and focus.',
     criteria: ['Workload stays sustainable', 'Ownership and control are explicit'],
     note: 'Capacity and energy are the scarcest resources here.',
@@ -365,7 +365,13 @@ export const LATE_LEADS = [
   'I have little new to add beyond what I said before.',
 ];
 
-export const CONVERGE_SENTENCES = ['I can support where the board is landing: {common}.', 'I am moving towards the shared view: {common}.'];
+/** Converging without restating the shared line word for word each time. */
+export const CONVERGE_SENTENCES = [
+  'I can support where the board is landing, provided we keep {metric} in sight.',
+  'I am moving towards the shared view; my condition is still {metric}.',
+  'I can live with the emerging consensus, as long as {concern} stays on the checklist.',
+  'On balance I am now with the majority here.',
+];
 export const HOLDOUT_SENTENCES = ['I still do not share the emerging consensus, and I want that on the record.'];
 
 export const OWN_STANCES: Record<'low' | 'medium' | 'high', string> = {
@@ -519,16 +525,25 @@ export const CAMP_LINES: Record<'commit' | 'hold', string[]> = {
 };
 
 export const AGREE_LINES = [
-  'I agree with {name}: {position}.',
-  'I am with {name} on this line: {position}.',
-  'Building on what {name} said, {position} is the sensible course.',
+  'I agree with {name} on {stance}.',
+  'I am with {name} here: {stance} is the sensible course.',
+  'Building on what {name} said, {stance} answers most of my worry about {concern}.',
 ];
 
 export const DISAGREE_LINES = [
-  'I disagree with {name}, whose line is {position}; it underrates {concern}.',
-  'Where I part ways with {name} is this: {position}.',
-  '{Name} argues for {position}, and I think that leaves {concern} unaddressed.',
+  'I disagree with {name}’s case for {stance}; it underrates {concern}.',
+  'Where I part ways with {name} is {stance}: it does too little about {concern}.',
+  '{Name} argues for {stance}, and I think that leaves {concern} unaddressed.',
 ];
+
+/** How one expert names another's stance, by its kind. */
+export const STANCE_NAMES: Record<'common' | 'commit' | 'hold' | 'pilot' | 'stage', string> = {
+  common: 'the shared checkpoint approach',
+  commit: 'committing straight away',
+  hold: 'holding off until the evidence is in',
+  pilot: 'a time-boxed pilot',
+  stage: 'a staged, reversible approach',
+};
 
 /** A persona's reply to a moderator who has just intervened. */
 export const MODERATOR_REPLIES: Record<'contrarian' | 'skeptic' | 'optimist' | 'deadlock', string[]> = {
@@ -552,10 +567,13 @@ export const MODERATOR_REPLIES: Record<'contrarian' | 'skeptic' | 'optimist' | '
 
 export const DEADLOCK_REFUSALS = ['I hear the facilitator’s proposal, but I cannot yet accept it without {metric}.'];
 
+export const QUESTION_LEADS = ['On the facilitator’s question:', 'To answer the question put to us:', 'As for what would change my mind:'];
+
 export const QUESTION_ANSWERS = [
-  'My answer is {metric}; without it I would not move.',
-  'Honestly, the answer turns on {concern}, and that is where I would look first.',
-  'I would answer through {lens}: that is what decides it for me.',
+  'my answer is {metric}; without it I would not move.',
+  'honestly, it turns on {concern}, and that is where I would look first.',
+  'I would answer through {lens}, which is what decides it for me.',
+  'show me {metric} and I would reconsider.',
 ];
 
 export const RESEARCH_CITES = [
@@ -771,3 +789,101 @@ export const CONFLICT_RESOLUTIONS = {
   deferred: 'Hold the commitment in {id} until its deferral condition is met; proceed with the reversible steps elsewhere, but nothing that assumes {id}’s answer.',
   direction: 'Sequence them: run the test in {test} first and make the commitment in {commit} conditional on its result.',
 };
+
+/**
+ * Each debate round turns to a new angle (the order is shuffled per
+ * sub-problem), so early and middle rounds bring genuinely new material;
+ * once the angles and the experts' patience run out, novelty falls.
+ */
+export const ANGLES: { name: string; lines: string[] }[] = [
+  {
+    name: 'timing',
+    lines: [
+      'On timing, the real question is whether {focus} gets cheaper or dearer if we wait a quarter.',
+      'Seasonality matters here: launching anything around {focus} in a slow month hides the signal we need.',
+      'A deadline imposed from outside would change my view; a self-imposed one should not.',
+      'Moving in the next six weeks keeps momentum, but only if {concern} is handled first.',
+    ],
+  },
+  {
+    name: 'cost',
+    lines: [
+      'Let us price this honestly: the direct cost of {focus} is visible, the founder’s hours are not.',
+      'If the budget overruns by half, which part of {focus} do we cut first?',
+      'Every dollar here is a dollar not spent on the product customers already pay for.',
+      'The cheapest version of {focus} that still teaches us something is smaller than anyone has proposed.',
+    ],
+  },
+  {
+    name: 'customers',
+    lines: [
+      'Existing customers are the cheapest source of truth we have; three calls this week would tell us a lot about {focus}.',
+      'The customers who pay today did not sign up for this change, and some of them will say so.',
+      'Ask which customer segment would be hurt first if {focus} goes wrong, and protect them explicitly.',
+      'Churn, not signups, is the number that will tell us whether {focus} worked.',
+    ],
+  },
+  {
+    name: 'capacity',
+    lines: [
+      'A solo founder has perhaps twenty productive hours a week; {focus} has to fit inside them.',
+      'Support load rises with every change, and nobody has budgeted hours for it.',
+      'Burnout is a business risk here, not a personal footnote.',
+      'Something on the current roadmap has to stop for {focus} to start; we should name it.',
+    ],
+  },
+  {
+    name: 'competition',
+    lines: [
+      'Competitors will react, and the likeliest reaction is a price cut rather than a better product.',
+      'A small company wins on focus and speed of learning, not on matching a competitor feature for feature.',
+      'If a competitor copied our move on {focus} tomorrow, would we still be ahead?',
+      'The market will not wait for a perfect answer on {focus}, but it rarely punishes a careful one.',
+    ],
+  },
+  {
+    name: 'measurement',
+    lines: [
+      'We need one leading indicator for {focus} that moves within a month, not a lagging one that moves in a year.',
+      'A success threshold written down before the start is worth more than any forecast.',
+      'Without a baseline, nobody will be able to tell whether {focus} helped at all.',
+      'Measure {concern} explicitly, or it will be argued about from memory at the review.',
+    ],
+  },
+  {
+    name: 'exit',
+    lines: [
+      'Every option should come with its stop rule: the signal that means we undo {focus}.',
+      'The exit costs differ sharply between the options, and that difference deserves more weight.',
+      'If we cannot describe how to reverse {focus}, we are treating a one-way door as a two-way one.',
+      'A pre-agreed stop date protects us from sunk-cost reasoning later.',
+    ],
+  },
+  {
+    name: 'sequencing',
+    lines: [
+      'Order matters: settling {focus} before the pricing question would lock in assumptions we have not tested.',
+      'The parts of {focus} that are reversible should go first, the irreversible ones last.',
+      'We can run the cheap experiment and the preparation for the bigger move in parallel.',
+      'Doing everything at once is how small teams end up finishing nothing.',
+    ],
+  },
+  {
+    name: 'inaction',
+    lines: [
+      'Doing nothing is also a choice, and its cost is rising every month the plateau lasts.',
+      'The status quo has a hidden price in founder energy that nobody is counting.',
+      'If we defer {focus}, we should at least decide what would end the deferral.',
+      'Inaction feels safe because its losses are invisible, not because they are small.',
+    ],
+  },
+  {
+    name: 'learning',
+    lines: [
+      'Whatever we pick, the first month should be designed to teach, not to scale.',
+      'The most valuable outcome of {focus} might be the evidence itself, even if the numbers disappoint.',
+      'We keep debating opinions; a two-week test would replace most of them with data.',
+      'If this fails, which option leaves the most reusable assets and lessons behind?',
+    ],
+  },
+];

@@ -1,0 +1,2 @@
+import { createLocalEmbedder } from './src/embeddings/local-embedder';
+console.log(createLocalEmbedder().calibration);
