@@ -692,12 +692,12 @@ describe('simulated provider', () => {
   it('lets novelty decay: late contributions reuse the persona’s earlier vocabulary', async () => {
     const sp = { id: 'sp1', title: 'Budget, runway and financial threshold', goal: 'Decide how much of the cash this may consume.', context: '' };
     const overlap2: number[] = [];
-    const overlap5: number[] = [];
+    const overlap6: number[] = [];
     for (let s = 0; s < 8; s++) {
       for (const p of PERSONAS.slice(0, 4)) {
         const texts: string[] = [];
         let previous: string | null = null;
-        for (let round = 1; round <= 5; round++) {
+        for (let round = 1; round <= 6; round++) {
           const out: Contribution = await call(
             round === 1 ? 'opening_statement' : 'contribution',
             `seed${s}:sp1/r${round}/${p.code}#1`,
@@ -707,12 +707,12 @@ describe('simulated provider', () => {
           previous = out.position;
           const m = texts.length ? texts.reduce((a, t) => a + jaccard(wordSet(out.text), wordSet(t)), 0) / texts.length : 0;
           if (round === 2) overlap2.push(m);
-          if (round === 5) overlap5.push(m);
+          if (round === 6) overlap6.push(m);
           texts.push(out.text);
         }
       }
     }
-    expect(mean(overlap5)).toBeGreaterThan(mean(overlap2) + 0.05);
+    expect(mean(overlap6)).toBeGreaterThan(mean(overlap2) + 0.05);
   });
 
   it('synthesises a tie honestly and lists the dissent', async () => {

@@ -561,7 +561,8 @@ function personaOf(v: unknown): PersonaHint {
 function subProblemOf(v: unknown) {
   const sp = rec(v);
   const title = str(sp.title, 'the decision');
-  const head = title.split(':')[0]!.trim();
+  // A meta-problem ("A & B") is named by its first part; a verb-led title ("Clarify the direction") by its object.
+  const head = title.split(':')[0]!.split(' & ')[0]!.trim().replace(/^(?:clarify|decide|define|choose|pick|set|find|plan|settle)\s+/i, '');
   const core = clipWords(lcFirst(head), 8);
   const focus = /^(the|a|an|this|your)\s/i.test(core) || core === 'the decision' ? core : `the ${core}`;
   return {
@@ -658,7 +659,15 @@ const stripResearchPrefix = (t: string) => t.replace(/^based on general knowledg
 
 type Basis = 'evidence' | 'experience' | 'assumption';
 
-function claimsFor(count: number, phase: Phase, skeptic: boolean, research: { query: string; findings: string }[], vars: Record<string, string>, r: Rng) {
+function claimsFor(
+  count: number,
+  phase: Phase,
+  skeptic: boolean,
+  assumptionRate: number,
+  research: { query: string; findings: string }[],
+  vars: Record<string, string>,
+  r: Rng,
+) {
   const out: { claim: string; basis: Basis }[] = [];
   const cited = research[0];
   if (cited && count > 0) out.push({ claim: clipChars(sentence(`Research indicates ${lcFirst(noStop(firstSentence(stripResearchPrefix(cited.findings))))}`), 300), basis: 'evidence' });
@@ -666,7 +675,7 @@ function claimsFor(count: number, phase: Phase, skeptic: boolean, research: { qu
   while (out.length < count) {
     const roll = r.next();
     const basis: Basis =
-      phase === 'late' || skeptic ? (roll < 0.6 ? 'experience' : 'evidence') : roll < 0.4 ? 'assumption' : roll < 0.75 ? 'experience' : 'evidence';
+      phase === 'late' || skeptic ? (roll < 0.6 ? 'experience' : 'evidence') : roll < assumptionRate ? 'assumption' : roll < 0.7 ? 'experience' : 'evidence';
     const claim = ucFirst(fill(r.pick(B.CLAIMS[basis]), vars));
     if (used.has(claim)) {
       if (used.size >= 6) break;
@@ -787,7 +796,9 @@ function debateTurn(h: Rec, r: Rng, key: string, opening: boolean) {
       0.9,
     ),
   );
-  const claims = claimsFor(opening ? r.int(1, 2) : r.int(research.length ? 1 : 0, 3), phase, modKind === 'skeptic', research, vars, r);
+  // Some boards lean on assumptions (the sceptic's trigger), others argue from evidence and experience throughout.
+  const assumptionRate = hash(`${seed}|${sp.id}|claims`) % 100 < 35 ? 0 : 0.35;
+  const claims = claimsFor(opening ? r.int(1, 2) : r.int(research.length ? 1 : 0, 3), phase, modKind === 'skeptic', assumptionRate, research, vars, r);
   const researchRequest = !opening && round <= 6 && r.chance(research.length ? 0.1 : 0.2) ? researchQuestion(p, sp, r) : null;
   return { p, sp, vars, seed, thread, round, maxRounds, phase, previous, others, known, modKind, research, question, redirect, mode, common, own, camp, holdout, stance, position, agreesWith, disagreesWith, confidence, claims, researchRequest };
 }
@@ -915,7 +926,9 @@ const contribution: Generator = (h, r, key) => {
   // Each round turns to a new angle, the same for every speaker of that round (order shuffled per sub-problem).
   const angles = rng(`${t.seed}|${sp.id}|angles`).shuffle(B.ANGLES);
   const angle = round - 2 < angles.length ? angles[round - 2]! : undefined;
-  const angleLines = angle ? r.shuffle(angle.lines).slice(0, 2).map((s) => fill(s, vars)) : [];
+  // Fewer new angles as the debate runs on: two early, one in the middle, none late.
+  const angleCount = round <= 3 ? 2 : round <= 5 ? 1 : 0;
+  const angleLines = angle ? r.shuffle(angle.lines).slice(0, angleCount).map((s) => fill(s, vars)) : [];
   // Late rounds also recycle a few fixed fresh lines: the debate is running dry.
   const freshPool = round >= 6 ? rng(`${t.thread}|fresh`).shuffle(B.FRESH_TEMPLATES).slice(0, 4) : B.FRESH_TEMPLATES;
   // Those holding their ground do not concede in passing.
@@ -1175,18 +1188,20 @@ const vote: Generator = (h, r, key) => {
   const byAppeal = [...scored].sort((a, b) => b.appeal - a.appeal);
   const byTaste = [...scored].sort((a, b) => b.score - a.score);
   let chosen = byTaste[0];
-  if (mode === 'clear') chosen = r.chance(0.85) ? byAppeal[0] : byTaste[0];
+  if (mode === 'clear') chosen = r.chance(0.9) ? byAppeal[0] : byTaste[0];
   if (mode === 'split' && byAppeal.length >= 2) chosen = byAppeal[hash(`${decision}|${p.code}|side`) % 2];
   const runnerUp = byTaste.find((o) => o !== chosen);
 
   const wide = hash(`${decision}|spread`) % 100 < 30;
   const u = r.next();
-  const raw = wide ? 0.4 + u * 0.55 : 0.6 + (chosen ? chosen.fit : 0) * 0.05 + (u - 0.5) * 0.2 - (mode === 'split' ? 0.05 : 0);
+  // A clear majority votes with conviction, a split board less so; some boards differ widely in certainty.
+  const base = mode === 'clear' ? 0.74 : mode === 'split' ? 0.6 : 0.64;
+  const raw = wide ? 0.4 + u * 0.55 : base + (chosen ? chosen.fit : 0) * 0.03 + (u - 0.5) * 0.14;
   const confidence = round2(clamp(raw, 0.4, 0.95));
 
   // A strong objection: a cautious expert facing a one-way door they did not choose, or a bold one facing a stall.
   const objectTo =
-    scored.find((o) => o !== chosen && o.oneWay && p.risk === 'low' && r.chance(0.75)) ??
+    scored.find((o) => o !== chosen && o.oneWay && p.risk === 'low' && r.chance(0.45)) ??
     scored.find((o) => o !== chosen && o.kind === 'cautious' && p.risk === 'high' && r.chance(0.3));
   const strongObjection = objectTo
     ? fill(objectTo.oneWay && p.risk === 'low' ? B.STRONG_OBJECTIONS.oneWay : B.STRONG_OBJECTIONS.stall, {

@@ -237,29 +237,29 @@ export const CLARIFICATIONS: Record<'budget' | 'time' | 'team' | 'goal' | 'audie
 export const HARMFUL_REQUESTS: [RegExp, string][] = [
   [
     /\b(?:spread(?:ing)?|start(?:ing)?|plant(?:ing)?)\b[^.?!]{0,40}\brumou?rs?\b|\brumou?rs? about\b|\bdefam|\bslander|\blibel|\bsmear(?:ing)?\b/i,
-    'Spreading rumours about or defaming others is harmful and may be unlawful; the board will not help plan it.',
+    'Spreading rumours about or defaming others is harmful and may be unlawful; the board will not help plan it',
   ],
-  [/\bsabotag/i, 'Sabotaging another person or business causes deliberate harm; the board will not help plan it.'],
-  [/\bbrib(?:e|es|ing|ery)\b|\bkickbacks?\b|\bpay off (?:an? |the )?(?:official|inspector|regulator)/i, 'Bribing an official is illegal; the board will not deliberate it.'],
+  [/\bsabotag/i, 'Sabotaging another person or business causes deliberate harm; the board will not help plan it'],
+  [/\bbrib(?:e|es|ing|ery)\b|\bkickbacks?\b|\bpay off (?:an? |the )?(?:official|inspector|regulator)/i, 'Bribing an official is illegal; the board will not deliberate it'],
   [
     /\b(?:deceiv\w*|mislead\w*|lie to|lying to)\b[^.?!]{0,60}\b(?:safety|customers|buyers|users|regulators?|investors|the public)\b/i,
-    'Deceiving customers, investors or regulators is harmful and unlawful; the board will not help with it.',
+    'Deceiving customers, investors or regulators is harmful and unlawful; the board will not help with it',
   ],
   [
     /\btell (?:customers|buyers|users|the public)\b[^.?!]{0,60}\bsafe\b[^.?!]{0,60}\b(?:even though|although|but|despite)\b/i,
-    'Telling customers a product is safe against the evidence endangers them and is unlawful; the board will not help with it.',
+    'Telling customers a product is safe against the evidence endangers them and is unlawful; the board will not help with it',
   ],
   [
     /\b(?:hid(?:e|ing)|conceal\w*|cover(?:ing)? up|downplay\w*)\b[^.?!]{0,60}\b(?:safety|defects?|recall|hazards?|injur\w*|contamina\w*)/i,
-    'Hiding a safety problem from the people it affects is harmful and unlawful; the board will not help with it.',
+    'Hiding a safety problem from the people it affects is harmful and unlawful; the board will not help with it',
   ],
-  [/\bfake (?:reviews?|testimonials?)\b|\bastroturf/i, 'Fabricating reviews deceives customers and breaks consumer-protection law; the board will not help with it.'],
-  [/\b(?:launder\w*|money laundering|evade (?:the )?taxe?s?|tax evasion|embezzl\w*|ponzi|insider trading|price[- ]fixing)\b/i, 'This describes a financial crime; the board will not deliberate it.'],
+  [/\bfake (?:reviews?|testimonials?)\b|\bastroturf/i, 'Fabricating reviews deceives customers and breaks consumer-protection law; the board will not help with it'],
+  [/\b(?:launder\w*|money laundering|evade (?:the )?taxe?s?|tax evasion|embezzl\w*|ponzi|insider trading|price[- ]fixing)\b/i, 'This describes a financial crime; the board will not deliberate it'],
   [
     /\b(?:blackmail\w*|extort\w*|harass\w*|dox(?:x)?(?:ing)?|intimidat\w*)\b|\bthreaten(?:ing)? (?:him|her|them|my|an?|the) (?:employee|former|ex|competitor|partner|co-?founder|customer|journalist|reviewer)/i,
-    'Intimidating or harassing someone is harmful; the board will not help plan it.',
+    'Intimidating or harassing someone is harmful; the board will not help plan it',
   ],
-  [/\b(?:hack into|steal|stealing)\b[^.?!]{0,40}\b(?:data|accounts?|trade secrets?|customer list|database|passwords?)\b/i, 'Taking data or secrets without permission is unlawful; the board will not help plan it.'],
+  [/\b(?:hack into|steal|stealing)\b[^.?!]{0,40}\b(?:data|accounts?|trade secrets?|customer list|database|passwords?)\b/i, 'Taking data or secrets without permission is unlawful; the board will not help plan it'],
 ];
 
 // ---- opening statements (round 1) ----

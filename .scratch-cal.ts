@@ -1,2 +1,0 @@
-import { createLocalEmbedder } from './src/embeddings/local-embedder';
-console.log(createLocalEmbedder().calibration);
