@@ -50,7 +50,9 @@ export async function deliberate(e: Engine, prices: Prices): Promise<Results> {
     );
   }
   try {
-    for (const [id, p] of running) results.subProblemResults[id] = await p;
+    // Promise.all listens to every sub-problem at once, so a failure in any of them is handled, not left unobserved.
+    const done = await Promise.all(running.values());
+    for (const r of done) results.subProblemResults[r.subProblemId] = r;
   } catch (err) {
     // Stop the siblings at their next step instead of letting them spend on a failed session.
     e.run.halt(err as Error);

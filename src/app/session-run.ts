@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { EventDraft, Usage } from '../domain/events';
 import { addCalls } from '../db/session-store';
 import type { LedgerEntry, SessionPatch, SessionStore } from '../db/session-store';
@@ -69,6 +70,8 @@ export class SessionRun {
     spent: { stepKey: string; costUsd: number }[] = [],
   ) {
     this.clock = deps.clock ?? (() => new Date());
+    // Every concurrent model call listens to this one signal.
+    setMaxListeners(256, signal);
     for (const c of spent) this.costs.set(c.stepKey, (this.costs.get(c.stepKey) ?? 0) + c.costUsd);
   }
 

@@ -70,12 +70,12 @@ describe('a worker killed mid-session', () => {
   });
 
   it('a SIGTERMed worker hands its job back and a new worker resumes it', async () => {
-    const workerEnv = envFor(stack.config, { SIM_LATENCY_MS: '40' });
+    const workerEnv = envFor(stack.config, { SIM_LATENCY_MS: '40', LOG_LEVEL: 'warn' });
     const first = spawnEntry('worker', workerEnv);
     const id = await createSession(stack.url, { ...problem, seed: 'term-1' });
     await waitFor(async () => (await store.get(id))!.lastSeq >= 12, 60_000, 'progress');
     first.kill('SIGTERM');
-    expect(await exited(first)).toBe(0);
+    expect(await exited(first), first.output()).toBe(0);
     const row = (await store.get(id))!;
     expect(row.status).toBe('running');
     const second = spawnEntry('worker', workerEnv);

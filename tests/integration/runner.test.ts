@@ -98,3 +98,58 @@ describe('runSession', () => {
     expect(provider.requests.filter((r) => r.purpose === 'decompose')).toHaveLength(2);
   });
 });
+
+describe('engine paths forced through the scripted provider', () => {
+  it('a tied vote is presented as a tie: no winner, the tie named, commitment triggered', async () => {
+    const id = await newSession('tie');
+    let n = 0;
+    // Alternate the board's votes between the first two options, whatever the simulated board would say.
+    const provider = new ScriptedProvider(sim()).when(
+      (r) => r.purpose === 'vote',
+      (r) => ({
+        text: JSON.stringify({ optionId: n++ % 2 === 0 ? 'A' : 'B', rationale: 'Both options have real merit here; my vote reflects a close judgement on the evidence we heard.', confidence: 0.7, strongObjection: null }),
+        model: r.model,
+        stopReason: 'end_turn',
+        usage: { inputTokens: 100, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        attempts: 1,
+      }),
+    );
+    // An even board so the alternation ties; two-way so the mechanism is a count.
+    provider.when(
+      (r) => r.purpose === 'options',
+      (r) => ({
+        text: JSON.stringify({
+          options: ['A', 'B'].map((id) => ({ id, title: `Option ${id} path`, description: `Take path ${id} for this decision.`, pros: ['fast'], cons: ['risky'], bestIf: 'conditions hold', reversibility: 'two_way' })),
+          decisionReversibility: 'two_way',
+          reversibilityWhy: 'Either path can be undone within a quarter.',
+        }),
+        model: r.model,
+        stopReason: 'end_turn',
+        usage: { inputTokens: 100, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        attempts: 1,
+      }),
+    );
+    const settings = { panelSize: { simple: 4, moderate: 4, complex: 4 } };
+    await database.pool.query(`update sessions set options = $2 where id = $1`, [id, { settings }]);
+    expect(await runSession(deps(provider), id, { finalAttempt: true })).toBe('completed');
+    const tallies = (await store.events(id, 0, 10_000)).filter((e) => e.type === 'vote.completed').map((e) => e.data.tally as Record<string, any>);
+    expect(tallies.length).toBeGreaterThan(0);
+    for (const t of tallies) {
+      expect(t.winner).toBeNull();
+      expect(t.tie).toEqual(['A', 'B']);
+    }
+    const syntheses = (await store.events(id, 0, 10_000)).filter((e) => e.type === 'synthesis.completed');
+    for (const s of syntheses) expect((s.data.commitment as { triggered: boolean }).triggered).toBe(true);
+  });
+
+  it('the model-side screen refuses what the deterministic screen let through, before any debate', async () => {
+    const id = await newSession('model-refusal');
+    await database.pool.query(`update sessions set problem = $2 where id = $1`, [id, 'Should I spread rumours that my competitor\'s product is unsafe to win their customers?']);
+    const provider = new ScriptedProvider(sim());
+    expect(await runSession(deps(provider), id, { finalAttempt: true })).toBe('failed');
+    const events = await store.events(id, 0, 100);
+    expect(events.map((e) => e.type)).toEqual(['session.created', 'session.started', 'guardrail.refused', 'session.failed']);
+    expect(events[2]!.data).toMatchObject({ by: 'model' });
+    expect(provider.requests.map((r) => r.purpose)).toEqual(['problem_statement']);
+  });
+});

@@ -18,15 +18,17 @@ export function envFor(config: Config, extra: Record<string, string> = {}): Reco
 }
 
 /** Starts `src/main/<entry>.ts` as a real process (tsx), e.g. a worker to SIGKILL mid-session. */
-export function spawnEntry(entry: 'worker' | 'api' | 'start', env: Record<string, string>): ChildProcess {
+export function spawnEntry(entry: 'worker' | 'api' | 'start', env: Record<string, string>): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', `src/main/${entry}.ts`], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stderr?.on('data', () => {});
-  child.stdout?.on('data', () => {});
-  return child;
+  // Kept so a failing test can show what the process said.
+  let out = '';
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  return Object.assign(child, { output: () => out });
 }
 
 export const exited = (child: ChildProcess) =>
