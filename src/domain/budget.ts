@@ -28,7 +28,8 @@ interface CallTokens {
 /**
  * Tokens per model call, assuming a problem and context of up to
  * TYPICAL_PROBLEM_CHARS. Tiers follow the engine: experts, options,
- * synthesis and the session-level calls are smart; votes, calibration,
+ * synthesis and the session-level calls are smart; expert turns (the
+ * parallel bulk, as the spec's cost plan says), votes, calibration,
  * facilitator summaries, moderators and research are fast.
  */
 export const CALL_TOKENS = {
@@ -39,7 +40,7 @@ export const CALL_TOKENS = {
   /** Final cross-sub-problem recommendation. */
   final: { tier: 'smart', input: 1_500, output: 800 },
   /** One expert's turn in round 1 (persona, sub-problem, question); later rounds add transcript, see EXPERT_TURN_GROWTH. */
-  expertTurn: { tier: 'smart', input: 2_500, output: 250 },
+  expertTurn: { tier: 'fast', input: 2_500, output: 250 },
   /** The facilitator's round summary and metrics; reads each speaker's turn, see FACILITATOR_PER_SPEAKER. */
   facilitatorRound: { tier: 'fast', input: 2_000, output: 250 },
   /** Options distilled from the debate. */

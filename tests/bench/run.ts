@@ -16,13 +16,16 @@ import http from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { deliberationBench } from './deliberation';
+import { ensureDatabase } from '../../src/db/client';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
 const FANOUT_LATENCY = process.env.BENCH_SIM_LATENCY_MS ?? '20';
 const CALL_LATENCY = process.env.BENCH_CALL_LATENCY_MS ?? '250';
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+// Its own database, so sessions left over by tests (and the reconciler) do not run alongside.
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bo1_bench';
+await ensureDatabase(DATABASE_URL);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

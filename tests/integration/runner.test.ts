@@ -106,28 +106,20 @@ describe('engine paths forced through the scripted provider', () => {
     // Alternate the board's votes between the first two options, whatever the simulated board would say.
     const provider = new ScriptedProvider(sim()).when(
       (r) => r.purpose === 'vote',
-      (r) => ({
+      () => ({
         text: JSON.stringify({ optionId: n++ % 2 === 0 ? 'A' : 'B', rationale: 'Both options have real merit here; my vote reflects a close judgement on the evidence we heard.', confidence: 0.7, strongObjection: null }),
-        model: r.model,
-        stopReason: 'end_turn',
-        usage: { inputTokens: 100, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        attempts: 1,
       }),
     );
     // An even board so the alternation ties; two-way so the mechanism is a count.
     provider.when(
       (r) => r.purpose === 'options',
-      (r) => ({
+      {
         text: JSON.stringify({
           options: ['A', 'B'].map((id) => ({ id, title: `Option ${id} path`, description: `Take path ${id} for this decision.`, pros: ['fast'], cons: ['risky'], bestIf: 'conditions hold', reversibility: 'two_way' })),
           decisionReversibility: 'two_way',
           reversibilityWhy: 'Either path can be undone within a quarter.',
         }),
-        model: r.model,
-        stopReason: 'end_turn',
-        usage: { inputTokens: 100, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        attempts: 1,
-      }),
+      },
     );
     const settings = { panelSize: { simple: 4, moderate: 4, complex: 4 } };
     await database.pool.query(`update sessions set options = $2 where id = $1`, [id, { settings }]);

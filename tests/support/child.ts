@@ -13,6 +13,7 @@ export function envFor(config: Config, extra: Record<string, string> = {}): Reco
     QUEUE_NAME: config.QUEUE_NAME,
     MIGRATE_ON_START: 'false',
     LOG_LEVEL: 'silent',
+    RECONCILE_STALE_MS: String(config.RECONCILE_STALE_MS),
     ...extra,
   };
 }

@@ -17,6 +17,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       LOG_LEVEL: 'silent',
       MIGRATE_ON_START: 'false',
       SSE_HEARTBEAT_MS: '1000',
+      // Test files share one database: a reconciler must not adopt another file's sessions.
+      RECONCILE_STALE_MS: '3600000',
       ...overrides,
     },
   );

@@ -7,8 +7,8 @@ const estimate = (subProblems: { complexity: number; panelSize: number }[], sett
 
 describe('roundCostUsd', () => {
   it('prices each speaker turn and the facilitator from the token assumptions', () => {
-    // Round 1, 3 speakers, panel 3: 3 × (2,500 in + 250 out, smart) + facilitator (2,000 + 3×300 + 3×50 in, 250 out, fast).
-    const expected = (3 * (2_500 * 3 + 250 * 15) + ((2_000 + 900 + 150) * 1 + 250 * 5)) / 1e6;
+    // Round 1, 3 speakers, panel 3: 3 × (2,500 in + 250 out, fast) + facilitator (2,000 + 3×300 + 3×50 in, 250 out, fast).
+    const expected = (3 * (2_500 * 1 + 250 * 5) + ((2_000 + 900 + 150) * 1 + 250 * 5)) / 1e6;
     expect(roundCostUsd(3, 3, 1, prices)).toBeCloseTo(expected, 10);
   });
   it('grows with the round, the speakers and the panel, but stays bounded', () => {
@@ -96,7 +96,7 @@ describe('estimateMinimumSessionCostUsd', () => {
     expect(estimateMinimumSessionCostUsd(500, prices)).toBeLessThan(estimate([{ complexity: 3, panelSize: 4 }, { complexity: 5, panelSize: 4 }]).minimumUsd);
   });
   it('documents its assumptions as constants', () => {
-    expect(CALL_TOKENS.expertTurn).toEqual({ tier: 'smart', input: 2_500, output: 250 });
+    expect(CALL_TOKENS.expertTurn).toEqual({ tier: 'fast', input: 2_500, output: 250 });
     expect(CALL_TOKENS.vote).toEqual({ tier: 'fast', input: 1_500, output: 150 });
   });
 });

@@ -136,8 +136,9 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
       speakers.map((code) =>
         e.run.step(key(`r${round}/${code}`), async (scope) => {
           const p = persona(code);
+          // The fast tier for the parallel bulk of the debate (the spec's cost plan); judgement calls stay smart.
           const out = await scope.llm({
-            tier: 'smart',
+            tier: 'fast',
             phase: 'debate',
             purpose: round === 1 ? 'opening_statement' : 'contribution',
             prompt: e.prompt('expert_turn', {

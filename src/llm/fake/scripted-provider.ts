@@ -1,7 +1,7 @@
 import type { LlmProvider, LlmRequest, LlmResponse } from '../../ports/llm';
 
-/** A scripted answer: a response, an error to throw, or a function of the request. */
-export type Script = Partial<LlmResponse> | Error | ((req: LlmRequest) => Promise<LlmResponse> | LlmResponse);
+/** A scripted answer: a (partial) response, an error to throw, or a function of the request giving one. */
+export type Script = Partial<LlmResponse> | Error | ((req: LlmRequest) => Promise<Partial<LlmResponse>> | Partial<LlmResponse>);
 
 interface Rule {
   match: (req: LlmRequest) => boolean;
@@ -36,14 +36,14 @@ export class ScriptedProvider implements LlmProvider {
     rule.times -= 1;
     const s = rule.script;
     if (s instanceof Error) throw s;
-    if (typeof s === 'function') return s(req);
+    const answer = typeof s === 'function' ? await s(req) : s;
     return {
       text: '',
       model: req.model,
       stopReason: 'end_turn',
       usage: { inputTokens: 10, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 },
       attempts: 1,
-      ...s,
+      ...answer,
     };
   }
 }
