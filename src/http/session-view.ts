@@ -22,6 +22,36 @@ export function summaryView(row: SessionRow) {
   };
 }
 
+interface SubProblemProgress {
+  stage: string;
+  round: number;
+  maxRounds: number;
+  fraction: number;
+}
+
+/**
+ * Progress as a person reads it: a percentage and a line such as
+ * "1 of 3 sub-problems decided · sp2 round 3/7 · sp3 voting". Sub-problems
+ * run concurrently, so each reports its own stage and the whole is derived.
+ */
+export function progressView(stored: Record<string, unknown>, status: string) {
+  const subs = (stored.subProblems ?? {}) as Record<string, SubProblemProgress>;
+  const entries = Object.entries(subs).sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }));
+  const total = (stored.total as number | undefined) ?? entries.length;
+  if (status === 'completed') return { ...stored, percent: 100, label: 'completed' };
+  if (!entries.length || !total) return { ...stored, percent: (stored.percent as number | undefined) ?? 0, label: String(stored.phase ?? status) };
+  const done = entries.filter(([, p]) => p.stage === 'done').length;
+  const fraction = entries.reduce((a, [, p]) => a + p.fraction, 0) / total;
+  const active = entries
+    .filter(([, p]) => p.stage !== 'done')
+    .map(([id, p]) => (p.stage === 'debate' ? `${id} round ${p.round}/${p.maxRounds}` : `${id} ${p.stage}`));
+  return {
+    ...stored,
+    percent: Math.round(15 + 80 * fraction),
+    label: [`${done} of ${total} sub-problems decided`, ...active].join(' · '),
+  };
+}
+
 /** The snapshot a client polls: state, progress, spend so far and whatever results exist yet. */
 export function snapshotView(row: SessionRow, usage: Usage) {
   const options = row.options as { mode?: string };
@@ -30,7 +60,7 @@ export function snapshotView(row: SessionRow, usage: Usage) {
     simulated: row.provider === 'simulated',
     mode: options.mode ?? 'auto',
     context: row.context,
-    progress: row.progress as Record<string, unknown>,
+    progress: progressView(row.progress as Record<string, unknown>, row.status),
     usage,
     results: (row.results as Record<string, unknown> | null) ?? null,
     error: (row.error as Record<string, unknown> | null) ?? null,

@@ -37,7 +37,7 @@ export async function assembleBoard(e: Engine, f: Framing): Promise<Board> {
     return {
       result: board,
       events: [event('board.assembled', { members, panels, picks })],
-      patch: { phase: 'board', progress: { phase: 'board', percent: 15 } },
+      patch: { phase: 'board', progress: { phase: 'board', percent: 15, total: f.order.length } },
     };
   });
 }
