@@ -9,6 +9,9 @@ import { intake } from './engine/intake';
 import type { Prices } from './engine/prices';
 import { synthesise, type SubProblemResult } from './engine/synthesis';
 import { vote } from './engine/vote';
+import { chooseLessons } from './engine/lessons';
+import { memoryForPanel, recallMemories, summariseExperts, type SubProblemSummary } from './engine/memory';
+import type { RecalledMemory } from '../ports/memory';
 
 export interface Results {
   problemStatement?: ProblemStatement;
@@ -31,13 +34,19 @@ export interface Results {
 export async function deliberate(e: Engine, prices: Prices): Promise<Results> {
   const results: Results = { subProblemResults: {} };
   const statement = await intake(e);
+  e.category = statement.category;
   results.problemStatement = statement;
-  const framing = await decompose(e, statement, prices);
+  const lessons = await chooseLessons(e, statement);
+  const framing = await decompose(e, statement, prices, lessons);
   results.subProblems = framing.subProblems;
   results.order = framing.order;
   const board = await assembleBoard(e, framing);
   results.board = board.members;
   results.panels = board.panels;
+  const recalled = await recallMemories(e, board.members.map((m) => m.code), statement);
+  // Each expert's summaries of the sub-problems they finished, for the later ones they sit on (seed 000).
+  const earlier = new Map<string, SubProblemSummary[]>();
+  const context: SubProblemContext = { framing, recalled, earlier, lessons, prices };
 
   const running = new Map<string, Promise<SubProblemResult>>();
   for (const id of framing.order) {
@@ -46,7 +55,7 @@ export async function deliberate(e: Engine, prices: Prices): Promise<Results> {
     const inputs = Promise.all(sp.dependsOn.map((d) => running.get(d)!));
     running.set(
       id,
-      inputs.then((deps) => runSubProblem(e, framing, sp, board.panels[id]!, deps, prices)),
+      inputs.then((deps) => runSubProblem(e, context, sp, board.panels[id]!, deps)),
     );
   }
   try {
@@ -63,18 +72,24 @@ export async function deliberate(e: Engine, prices: Prices): Promise<Results> {
   return results;
 }
 
-async function runSubProblem(
-  e: Engine,
-  f: Framing,
-  sp: SubProblem,
-  panel: string[],
-  deps: SubProblemResult[],
-  prices: Prices,
-): Promise<SubProblemResult> {
+interface SubProblemContext {
+  framing: Framing;
+  recalled: Record<string, RecalledMemory[]>;
+  earlier: Map<string, SubProblemSummary[]>;
+  lessons: string;
+  prices: Prices;
+}
+
+async function runSubProblem(e: Engine, c: SubProblemContext, sp: SubProblem, panel: string[], deps: SubProblemResult[]): Promise<SubProblemResult> {
   const decidedEarlier = deps.length
     ? `Decided earlier by the board:\n${deps.map((d) => `- ${d.subProblemId}: ${d.synthesis.recommendation}`).join('\n')}\n`
     : '';
-  const d = await debate(e, sp, panel, decidedEarlier, prices);
+  const memory = await memoryForPanel(e, sp, panel, c.earlier, c.recalled);
+  const d = await debate(e, sp, panel, { decidedEarlier, memory, recalled: c.recalled, lessons: c.lessons }, c.prices);
   const v = await vote(e, sp, panel, d);
-  return synthesise(e, sp, panel, d, v, [...new Set([...sp.domains, ...f.statement.domains])]);
+  const r = await synthesise(e, sp, panel, d, v, [...new Set([...sp.domains, ...c.framing.statement.domains])]);
+  for (const summary of await summariseExperts(e, sp, d, v)) {
+    c.earlier.set(summary.persona, [...(c.earlier.get(summary.persona) ?? []), summary]);
+  }
+  return r;
 }

@@ -5,10 +5,11 @@ import type { Template } from '../llm/prompts';
 import { LlmError } from '../ports/llm';
 import type { Notifier } from '../ports/notifier';
 import type { Embedder } from '../ports/embeddings';
+import type { MemoryPort, MemorySettings } from '../ports/memory';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
 import { deliberate } from './deliberate';
 import { createEngine, RefusedError } from './engine/context';
-import { ReleasedError, SessionRun, StepFailedError } from './session-run';
+import { ReleasedError, SessionRun, StepFailedError, type CaseMemoryPolicy } from './session-run';
 
 export interface RunnerDeps {
   store: SessionStore;
@@ -16,6 +17,13 @@ export interface RunnerDeps {
   notifier: Notifier;
   prompts: Map<string, Template>;
   embedder: Embedder;
+  /** How the case memory follows events and shows in prompts; none keeps it empty. */
+  caseMemory?: CaseMemoryPolicy;
+  /** Expert memory and lessons; without it sessions neither recall nor contribute. */
+  memory?: MemoryPort;
+  memoryDefaults?: Omit<MemorySettings, 'read' | 'contribute'>;
+  /** Called once a session has ended as completed or failed (not refused), e.g. to queue its memory jobs. */
+  afterSession?: (sessionId: string, outcome: 'completed' | 'failed') => Promise<void>;
   /** Deployment-wide engine settings; a session's own `settings` are merged over them. */
   settings?: EngineSettings;
   clock?: () => Date;
@@ -57,13 +65,22 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     opts.signal ?? new AbortController().signal,
     opts.shouldRelease,
     await store.ledger(sessionId),
+    row.caseMemory,
   );
-  const options = row.options as { budgetUsd?: number; settings?: Record<string, unknown> };
+  const options = row.options as { budgetUsd?: number; settings?: Record<string, unknown>; memory?: { read?: boolean; contribute?: boolean } };
   const settings = engineSettingsSchema.parse({ ...(deps.settings ?? DEFAULT_ENGINE_SETTINGS), ...options.settings });
   const engine = createEngine(run, deps.prompts, settings, deps.embedder, {
     problem: row.problem,
     context: row.context,
+    tenantId: row.tenantId,
     budgetUsd: options.budgetUsd ?? null,
+    memory: deps.memory ?? null,
+    memorySettings: {
+      read: options.memory?.read ?? true,
+      contribute: options.memory?.contribute ?? true,
+      ...(deps.memoryDefaults ?? { recallLimit: 5, halfLifeDays: 90, tokenCap: 300 }),
+    },
+    models: deps.gateway.models,
   });
   try {
     await run.step('start', () => ({
@@ -85,6 +102,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
       },
     });
     await publish(envs.at(-1)?.seq);
+    await deps.afterSession?.(sessionId, 'completed').catch(() => {});
     return 'completed';
   } catch (err) {
     if (err instanceof LeaseLostError) return 'superseded';
@@ -123,6 +141,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
       if (commitErr instanceof LeaseLostError) return 'superseded';
       throw commitErr;
     }
+    await deps.afterSession?.(sessionId, 'failed').catch(() => {});
     return 'failed';
   }
 }

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import type { EventDraft, Usage } from '../domain/events';
+import type { Envelope, EventDraft, Usage } from '../domain/events';
+import type { Db } from '../db/client';
 import { addCalls } from '../db/session-store';
 import type { LedgerEntry, SessionPatch, SessionStore } from '../db/session-store';
 import type { CallSpec, LlmGateway } from '../llm/gateway';
@@ -19,6 +20,8 @@ export interface StepOutput<T> {
   result: T;
   events?: EventDraft[];
   patch?: SessionPatch;
+  /** Rows to write in the step's own transaction, so a re-run neither loses nor doubles them. */
+  write?: (tx: Db) => Promise<unknown>;
 }
 
 /** A step body threw: carries the step key and the model calls it paid for, so the failure can ledger them. */
@@ -38,11 +41,18 @@ export class ReleasedError extends Error {
   override name = 'ReleasedError';
 }
 
+/** How the session's case memory (seed 001) follows its events, and how prompts see it. */
+export interface CaseMemoryPolicy {
+  reduce(current: unknown, events: Envelope[]): unknown;
+  render(memory: unknown): string;
+}
+
 export interface SessionRunDeps {
   store: SessionStore;
   gateway: LlmGateway;
   notifier: Notifier;
   clock?: () => Date;
+  caseMemory?: CaseMemoryPolicy;
 }
 
 /**
@@ -68,6 +78,7 @@ export class SessionRun {
     readonly signal: AbortSignal,
     private readonly shouldRelease: () => boolean = () => false,
     spent: { stepKey: string; costUsd: number }[] = [],
+    private caseMemory: unknown = null,
   ) {
     this.clock = deps.clock ?? (() => new Date());
     // Every concurrent model call listens to this one signal.
@@ -80,6 +91,11 @@ export class SessionRun {
     let sum = 0;
     for (const [key, cost] of this.costs) if (key.startsWith(prefix)) sum += cost;
     return sum;
+  }
+
+  /** The case memory as prompts render it ('' without a policy). */
+  caseMemoryText(): string {
+    return this.deps.caseMemory ? this.deps.caseMemory.render(this.caseMemory) : '';
   }
 
   /** Stops every later step of this run (e.g. a sibling sub-problem failed); the in-flight ones finish. */
@@ -119,12 +135,16 @@ export class SessionRun {
     }
     // Stored as JSON, so a replayed run sees exactly what a fresh one saw.
     const result = JSON.parse(JSON.stringify(out.result ?? null)) as T;
+    const policy = this.deps.caseMemory;
     const envelopes = await this.deps.store.commit(this.sessionId, this.lease, {
       step: { key, result },
       events: out.events ?? [],
       calls,
       ...(out.patch && { patch: out.patch }),
+      ...(out.write && { write: out.write }),
+      ...(policy && { caseMemory: (current: unknown, envs: Envelope[]) => policy.reduce(current, envs) }),
     });
+    if (policy && envelopes.length) this.caseMemory = policy.reduce(this.caseMemory, envelopes);
     this.done.set(key, result);
     for (const c of calls) this.costs.set(key, (this.costs.get(key) ?? 0) + c.costUsd);
     const last = envelopes.at(-1);

@@ -96,6 +96,26 @@ const envSchema = z
       }),
     /** Run migrations when a process starts. */
     MIGRATE_ON_START: bool(true),
+    /**
+     * Embeddings: `local` is the offline hashed embedder (EMBEDDINGS_DIM wide);
+     * `http` any OpenAI-compatible POST {EMBEDDINGS_URL}/v1/embeddings server
+     * (OpenAI, or a local model server). Either is calibrated, so similarity
+     * thresholds mean the same with both.
+     */
+    EMBEDDINGS_PROVIDER: z.enum(['local', 'http']).default('local'),
+    EMBEDDINGS_URL: z.url().optional(),
+    EMBEDDINGS_MODEL: z.string().min(1).default('text-embedding-3-small'),
+    EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+    EMBEDDINGS_DIM: int(256, 1).pipe(z.number().max(8192)),
+    /** Expert memory: recalled memories lose half their weight every this many days. */
+    MEMORY_RECALL_HALF_LIFE_DAYS: z.coerce.number().positive().default(90),
+    /** At most this many memories recalled per expert (0 turns recall off). */
+    MEMORY_RECALL_LIMIT: int(5),
+    /** Token caps of the recalled-memory block per expert and of the case memory in a prompt. */
+    MEMORY_TOKEN_CAP: int(300),
+    CASE_MEMORY_TOKEN_CAP: int(500),
+    /** Stored utterance vectors (for cross-session novelty) are purged after this many days. */
+    NOVELTY_RETENTION_DAYS: int(30, 1),
   })
   .transform((env) => ({
     ...env,
@@ -104,6 +124,9 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['ANTHROPIC_API_KEY'], message: 'is required when LLM_PROVIDER=anthropic' });
+    }
+    if (env.EMBEDDINGS_PROVIDER === 'http' && !env.EMBEDDINGS_URL) {
+      ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_URL'], message: 'is required when EMBEDDINGS_PROVIDER=http' });
     }
     for (const key of ['MODEL_FAST', 'MODEL_SMART'] as const) {
       if (!env.PRICE_TABLE[env[key]]) {

@@ -28,6 +28,10 @@ export interface Commit {
   events: EventDraft[];
   calls?: LedgerEntry[];
   patch?: SessionPatch;
+  /** Derives the new case memory from the stored one and the events this commit appends. */
+  caseMemory?: (current: unknown, events: Envelope[]) => unknown;
+  /** Further rows to write in the same transaction (e.g. memory rows a step produced). */
+  write?: (tx: Db) => Promise<unknown>;
 }
 
 /** Thrown when a commit's lease is no longer the session's: a newer worker owns it. */
@@ -176,7 +180,7 @@ export class SessionStore {
     const drafts = c.events.map(validateEvent);
     return this.db.transaction(async (tx) => {
       const [locked] = await tx
-        .select({ lease: sessions.lease, lastSeq: sessions.lastSeq, status: sessions.status })
+        .select({ lease: sessions.lease, lastSeq: sessions.lastSeq, status: sessions.status, caseMemory: sessions.caseMemory })
         .from(sessions)
         .where(eq(sessions.id, sessionId))
         .for('update');
@@ -194,6 +198,9 @@ export class SessionStore {
       const rows = drafts.map((d, i) => ({ sessionId, seq: locked.lastSeq + i + 1, type: d.type, data: d.data, ts: now }));
       if (rows.length) await tx.insert(sessionEvents).values(rows);
       if (c.calls?.length) await tx.insert(llmCalls).values(c.calls.map((call) => ({ ...call, sessionId })));
+      if (c.write) await c.write(tx as unknown as Db);
+      const envelopes = rows.map((r) => toEnvelope(sessionId, r));
+      const caseMemory = c.caseMemory && envelopes.length ? c.caseMemory(locked.caseMemory, envelopes) : undefined;
       const p = c.patch ?? {};
       await tx
         .update(sessions)
@@ -206,8 +213,28 @@ export class SessionStore {
           ...(p.results && { results: p.results }),
           ...(p.error !== undefined && { error: p.error }),
           ...(p.ended && { endedAt: now }),
+          ...(caseMemory !== undefined && { caseMemory }),
         })
         .where(eq(sessions.id, sessionId));
+      return envelopes;
+    });
+  }
+
+  /**
+   * Appends events after a session ended (what its memory and lesson jobs
+   * did). They join the same gapless log; a live stream has already closed at
+   * the terminal event, a replay or the JSON pages show them.
+   */
+  async annex(sessionId: string, drafts: EventDraft[]): Promise<Envelope[]> {
+    if (!drafts.length) return [];
+    const valid = drafts.map(validateEvent);
+    return this.db.transaction(async (tx) => {
+      const [locked] = await tx.select({ lastSeq: sessions.lastSeq }).from(sessions).where(eq(sessions.id, sessionId)).for('update');
+      if (!locked) throw new SessionNotFoundError(sessionId);
+      const now = new Date();
+      const rows = valid.map((d, i) => ({ sessionId, seq: locked.lastSeq + i + 1, type: d.type, data: d.data, ts: now }));
+      await tx.insert(sessionEvents).values(rows);
+      await tx.update(sessions).set({ lastSeq: locked.lastSeq + rows.length, updatedAt: now }).where(eq(sessions.id, sessionId));
       return rows.map((r) => toEnvelope(sessionId, r));
     });
   }
@@ -228,6 +255,16 @@ export class SessionStore {
       .where(eq(llmCalls.sessionId, sessionId))
       .groupBy(llmCalls.phase);
     return sumUsage(rows);
+  }
+
+  /** Ledger rows for model calls made outside a session's run (memory and lesson jobs after it ended). */
+  async recordCalls(sessionId: string, calls: LedgerEntry[]): Promise<void> {
+    if (calls.length) await this.db.insert(llmCalls).values(calls.map((call) => ({ ...call, sessionId })));
+  }
+
+  async caseMemory(sessionId: string): Promise<unknown> {
+    const [row] = await this.db.select({ caseMemory: sessions.caseMemory }).from(sessions).where(eq(sessions.id, sessionId));
+    return row?.caseMemory ?? null;
   }
 
   async ledger(sessionId: string) {

@@ -163,6 +163,47 @@ export const eventDataSchemas = {
     persona: z.string(),
     fromSubProblems: z.array(z.string()),
   }),
+  'memory.recalled': z.object({
+    items: z.array(
+      z.object({
+        id: z.string(),
+        persona: z.string(),
+        summary: z.string(),
+        position: z.string(),
+        score: z.number(),
+        provenance: z.object({
+          sessionId: z.string(),
+          subProblemId: z.string(),
+          expert: z.string(),
+          date: z.string(),
+          model: z.string(),
+          promptVersion: z.string(),
+        }),
+      }),
+    ),
+  }),
+  'memory.contradiction': z.object({
+    id: z.string(),
+    subProblemId: z.string(),
+    persona: z.string(),
+    previous: z.string(),
+    current: z.string(),
+    memoryId: z.string(),
+    sourceSessionId: z.string(),
+  }),
+  'lessons.applied': z.object({
+    query: z.string(),
+    lessons: z.array(z.object({ id: z.string(), lesson: z.string(), applies: z.string(), confidence: z.number(), reinforcements: z.number().int() })),
+    ranking: z.enum(['model', 'fallback']),
+  }),
+  'lessons.extracted': z.object({
+    lessons: z.array(z.object({ id: z.string(), lesson: z.string(), type: z.string(), confidence: z.number(), outcome: z.enum(['new', 'reinforced']) })),
+  }),
+  'memory.contributed': z.object({
+    memories: z.number().int(),
+    superseded: z.number().int(),
+    dropped: z.number().int().describe('Summaries not stored because personal data survived anonymisation'),
+  }),
   'recommendation.completed': finalRecommendationSchema.extend({ disclaimers: z.array(disclaimer), advisoryFixes: z.array(z.string()) }),
   'usage.updated': usage,
   'session.completed': z.object({ usage }),

@@ -8,6 +8,7 @@ import { HttpProblem, sendProblem, toProblem } from './problem';
 import { registerRoute, type RouteDef } from './route';
 import { healthRoutes } from './routes/health';
 import { personaRoutes } from './routes/personas';
+import { memoryRoutes } from './routes/memories';
 import { sessionRoutes } from './routes/sessions';
 import { streamRoute } from './routes/stream';
 
@@ -19,7 +20,7 @@ export const API_INFO = {
 };
 
 export function allRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
-  return [...sessionRoutes(deps), streamRoute(deps), ...personaRoutes(), ...healthRoutes(deps)];
+  return [...sessionRoutes(deps), streamRoute(deps), ...personaRoutes(), ...memoryRoutes(deps), ...healthRoutes(deps)];
 }
 
 /** The OpenAPI document, generated from the same route definitions the server runs. */

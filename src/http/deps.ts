@@ -3,6 +3,7 @@ import type { Config } from '../config/config';
 import type { SessionStore } from '../db/session-store';
 import type { SessionsQueue } from '../queue/sessions-queue';
 import type { EventHub } from './event-hub';
+import type { MemoryStore } from '../memory/memory-store';
 
 /** Everything the HTTP layer needs, injected by the process edge (src/main/api.ts) or a test. */
 export interface ApiDeps {
@@ -11,6 +12,8 @@ export interface ApiDeps {
   queue: SessionsQueue;
   hub: EventHub;
   providerName: string;
+  /** Expert memory and lessons; routes answer 503 without it. */
+  memory: MemoryStore | null;
   /** Open SSE streams: each closer ends its stream with a stream-level closing event. */
   streams: Set<(reason: string) => void>;
   checks: Record<string, () => Promise<void>>;

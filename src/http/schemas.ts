@@ -32,6 +32,13 @@ export const createSessionBody = (maxChars: number) =>
       .max(10_000)
       .optional()
       .describe('Spending cap: the board moves to voting when the next round would exceed it; refused up front (422) if even the cheapest session cannot fit'),
+    memory: z
+      .strictObject({
+        read: z.boolean().default(true).describe('Recall experts\' memories and lessons from earlier sessions'),
+        contribute: z.boolean().default(true).describe('Let this session add to them when it ends'),
+      })
+      .optional()
+      .describe('Per-session memory switches (both on by default)'),
     settings: engineSettingsSchema
       .partial()
       .strict()
@@ -61,6 +68,9 @@ export const snapshotSchema = z
     usage: usageSchema,
     results: z.record(z.string(), z.unknown()).nullable(),
     error: z.record(z.string(), z.unknown()).nullable(),
+    case_memory: z
+      .record(z.string(), z.unknown())
+      .describe('The bounded case memory every prompt receives: recent entries, decisions, user intents, open contradictions, counters'),
     last_seq: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),

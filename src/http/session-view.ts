@@ -64,6 +64,7 @@ export function snapshotView(row: SessionRow, usage: Usage) {
     usage,
     results: (row.results as Record<string, unknown> | null) ?? null,
     error: (row.error as Record<string, unknown> | null) ?? null,
+    case_memory: row.caseMemory as Record<string, unknown>,
     last_seq: row.lastSeq,
     started_at: iso(row.startedAt),
     ended_at: iso(row.endedAt),

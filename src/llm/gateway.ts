@@ -71,6 +71,10 @@ export class LlmGateway {
     private readonly opts: GatewayOptions,
   ) {}
 
+  get models(): Record<Tier, string> {
+    return this.opts.models;
+  }
+
   /** List prices of the models behind each tier (zero for an unpriced model). */
   tierPrices(): TierPrices {
     return tierPricesOf(this.opts.models, this.opts.prices);

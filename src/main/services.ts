@@ -9,7 +9,12 @@ import { buildApp } from '../http/app';
 import { EventHub } from '../http/event-hub';
 import { CLOSING_EVENT } from '../http/routes/stream';
 import type { LlmProvider } from '../ports/llm';
-import { createLocalEmbedder } from '../embeddings/local-embedder';
+import { contributeMemories, extractLessons, type MemoryJobDeps } from '../app/memory-jobs';
+import { createEmbedder } from '../embeddings/embedder';
+import { caseMemoryPolicy } from '../memory/case-memory-policy';
+import { MemoryStore } from '../memory/memory-store';
+import { enableVectorIndex } from '../memory/pgvector';
+import { MemoryQueue, startMemoryWorker } from '../queue/memory-queue';
 import { createGateway } from '../llm/provider';
 import { loadPrompts } from '../llm/prompts';
 import { openRedis, RedisNotifier } from '../queue/redis';
@@ -49,6 +54,7 @@ export async function startApi(config: Config, log: Logger = createLogger(config
   const app = await buildApp({
     config,
     store,
+    memory: new MemoryStore(database.db),
     queue,
     hub,
     streams,
@@ -92,14 +98,39 @@ export async function startWorker(
   const redis = openRedis(config.REDIS_URL, 'bo1-worker');
   const store = new SessionStore(database);
   const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS });
+  const embedder = await createEmbedder(config);
+  // pgvector's HNSW index where the extension exists; the portable path otherwise.
+  const vectorIndex = await enableVectorIndex(database.db, embedder.dimension);
+  const memory = new MemoryStore(database.db, { vectorIndex });
+  const memoryQueue = new MemoryQueue(redis, config.QUEUE_NAME);
+  const notifier = new RedisNotifier(redis);
+  const gateway = createGateway(config, provider);
+  const prompts = loadPrompts();
   const deps: RunnerDeps = {
     store,
-    gateway: createGateway(config, provider),
-    notifier: new RedisNotifier(redis),
-    prompts: loadPrompts(),
-    embedder: createLocalEmbedder(),
+    gateway,
+    notifier,
+    prompts,
+    embedder,
+    memory,
+    memoryDefaults: { recallLimit: config.MEMORY_RECALL_LIMIT, halfLifeDays: config.MEMORY_RECALL_HALF_LIFE_DAYS, tokenCap: config.MEMORY_TOKEN_CAP },
+    caseMemory: caseMemoryPolicy(config.CASE_MEMORY_TOKEN_CAP),
+    afterSession: (id, outcome) => memoryQueue.afterSession(id, outcome),
     settings: config.ENGINE_SETTINGS,
   };
+  const memoryJobs: MemoryJobDeps = { store, memory, gateway, embedder, prompts, notifier };
+  const memoryConnection = openRedis(config.REDIS_URL, 'bo1-worker-memory');
+  const memoryWorker = startMemoryWorker(
+    memoryConnection,
+    config.QUEUE_NAME,
+    async (job) => {
+      if (job.kind === 'contribute') return contributeMemories(memoryJobs, job.sessionId);
+      if (job.kind === 'lessons') return extractLessons(memoryJobs, job.sessionId);
+      return memory.purgeUtterances(new Date(Date.now() - config.NOVELTY_RETENTION_DAYS * 24 * 3600_000));
+    },
+    (msg, extra) => log.warn(extra ?? {}, msg),
+  );
+  await memoryQueue.scheduleCleanup();
   const jobsConnection = openRedis(config.REDIS_URL, 'bo1-worker-jobs');
   const worker = startSessionWorker(
     deps,
@@ -123,13 +154,16 @@ export async function startWorker(
   const timer = setInterval(sweep, config.RECONCILE_INTERVAL_MS);
   timer.unref();
   void sweep();
-  log.info({ provider: deps.gateway.provider.name, queue: config.QUEUE_NAME }, 'bo1 worker up');
+  log.info({ provider: gateway.provider.name, queue: config.QUEUE_NAME, embedder: embedder.name, vectorIndex }, 'bo1 worker up');
   return {
     stop: async () => {
       clearInterval(timer);
       await worker.close();
+      await memoryWorker.close();
       await queue.close();
+      await memoryQueue.close();
       jobsConnection.disconnect();
+      memoryConnection.disconnect();
       redis.disconnect();
       await database.close();
     },

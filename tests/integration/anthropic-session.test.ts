@@ -5,7 +5,7 @@ import { simulate } from '../../src/llm/simulated/simulated-provider';
 import { testDatabaseUrl } from '../support/env';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
 import { assertGapless, readStream } from '../support/sse-client';
-import { createSession, snapshot, startStack, type Stack } from '../support/stack';
+import { createSession, snapshot, startStack, waitFor, type Stack } from '../support/stack';
 
 /**
  * A whole session through the real @anthropic-ai/sdk, against a local fake
@@ -48,6 +48,15 @@ describe('a session on the anthropic provider (real SDK, fake server)', () => {
     assertGapless(got);
     expect(got.envelopes.at(-1)!.type).toBe('session.completed');
 
+    // Let the memory jobs that follow the session finish, so the snapshot and the ledger agree.
+    await waitFor(
+      async () => {
+        const types = (await new SessionStore(database).events(id, 0, 10_000)).map((e) => e.type);
+        return types.includes('lessons.extracted') && types.includes('memory.contributed');
+      },
+      30_000,
+      'the memory jobs',
+    );
     const s = await snapshot(stack.url, id);
     expect(s.provider).toBe('anthropic');
     expect(s.simulated).toBe(false);
@@ -61,6 +70,7 @@ describe('a session on the anthropic provider (real SDK, fake server)', () => {
     // What went over the wire: the stable prompt blocks first with a cache breakpoint, and a forced tool.
     const msgs = fake.requests.filter((r) => r.path.startsWith('/v1/messages'));
     expect(msgs.length).toBe(ledger.length + 2);
+    expect(Object.keys(s.usage.byPhase)).toEqual(expect.arrayContaining(['expert_memory', 'lessons']));
     const first = msgs.at(-1)!.body;
     expect(first.system!.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
     expect(first.tool_choice).toEqual({ type: 'tool', name: first.tools![0]!.name });

@@ -29,13 +29,17 @@ export function readStream(
       es.close();
       reject(new Error(`stream did not end within ${opts.timeoutMs ?? 60_000} ms; got ${got.envelopes.length} events`));
     }, opts.timeoutMs ?? 60_000);
+    let finished = false;
     const done = () => {
+      finished = true;
       clearTimeout(timer);
       es.close();
       resolve(got);
     };
     for (const type of EVENT_TYPES) {
       es.addEventListener(type, (ev) => {
+        // Events after the terminal one (memory jobs append them) may share its chunk: the stream is over for this reader.
+        if (finished) return;
         const env = JSON.parse(ev.data) as Envelope;
         got.envelopes.push(env);
         got.ids.push(ev.lastEventId);

@@ -4,6 +4,7 @@ import type { EngineSettings } from '../../domain/settings';
 import type { RenderedPrompt, Template } from '../../llm/prompts';
 import { render } from '../../llm/prompts';
 import type { Embedder } from '../../ports/embeddings';
+import type { MemoryPort, MemorySettings } from '../../ports/memory';
 import type { SessionRun } from '../session-run';
 
 /** Thrown when the request must not be deliberated; the run ends it with a refusal. */
@@ -25,9 +26,26 @@ export interface Engine {
   embedder: Embedder;
   problem: string;
   context: string;
+  tenantId: string;
   /** Optional spending cap for the session, in USD. */
   budgetUsd: number | null;
+  /** Expert memory and lessons; null when the deployment runs without them. */
+  memory: MemoryPort | null;
+  memorySettings: MemorySettings;
+  models: { fast: string; smart: string };
+  /** The problem's category, known after intake (memory is keyed by it). */
+  category: string;
   prompt(name: string, vars: Record<string, unknown>): RenderedPrompt;
+}
+
+export interface EngineSession {
+  problem: string;
+  context: string;
+  tenantId: string;
+  budgetUsd: number | null;
+  memory: MemoryPort | null;
+  memorySettings: MemorySettings;
+  models: { fast: string; smart: string };
 }
 
 export function createEngine(
@@ -35,20 +53,21 @@ export function createEngine(
   prompts: Map<string, Template>,
   settings: EngineSettings,
   embedder: Embedder,
-  session: { problem: string; context: string; budgetUsd: number | null },
+  session: EngineSession,
 ): Engine {
   const base = { problem: session.problem, context: session.context || '(none given)' };
   return {
     run,
     settings,
     embedder,
-    problem: session.problem,
-    context: session.context,
-    budgetUsd: session.budgetUsd,
+    ...session,
+    category: 'other',
     prompt: (name, vars) => {
       const t = prompts.get(name);
       if (!t) throw new Error(`prompt template ${name} is missing from prompts/`);
-      return render(t, { ...base, ...vars });
+      // Every prompt carries the session's case memory (bounded), in its dynamic part.
+      const caseMemory = run.caseMemoryText();
+      return render(t, { ...base, caseMemory: caseMemory ? `${caseMemory}\n` : '', ...vars });
     },
   };
 }

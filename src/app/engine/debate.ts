@@ -9,6 +9,8 @@ import { debatePhase, selectSpeakers, type DebatePhase } from '../../domain/spea
 import { stopDecision, type StopReason } from '../../domain/stopping';
 import { brief, nameOf, persona, round4, wordCount, type Engine } from './context';
 import type { Prices } from './prices';
+import type { RecalledMemory } from '../../ports/memory';
+import { checkStances, type ExpertMemory } from './memory';
 
 export interface Turn {
   persona: string;
@@ -38,6 +40,8 @@ export interface DebateOutcome {
   elapsedMs: number;
   /** Each panel member's latest stated position. */
   positions: Record<string, string>;
+  /** What each expert said, in order: the material of their post-debate summary. */
+  turnsByPersona: Record<string, string[]>;
   transcript: string;
   metrics: RoundMetrics[];
   researchUsed: number;
@@ -60,9 +64,11 @@ interface Carry {
   question: string | null;
   redirect: boolean;
   repeated: Set<string>;
+  /** Experts told to explain a change from a remembered position, until they next speak. */
+  notices: Record<string, string>;
 }
 
-const emptyCarry = (): Carry => ({ moderator: null, research: [], question: null, redirect: false, repeated: new Set() });
+const emptyCarry = (): Carry => ({ moderator: null, research: [], question: null, redirect: false, repeated: new Set(), notices: {} });
 
 function inputsText(c: Carry, code: string): string {
   const lines: string[] = [];
@@ -71,6 +77,7 @@ function inputsText(c: Carry, code: string): string {
   if (c.moderator) lines.push(`Moderator (${c.moderator.kind}): ${c.moderator.text}`);
   for (const r of c.research) lines.push(`Research (model knowledge, not a live source) on "${r.query}": ${r.findings}`);
   if (c.repeated.has(code)) lines.push('Your last contribution repeated points already made: add something new, or concede briefly.');
+  if (c.notices[code]) lines.push(c.notices[code]);
   return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
@@ -79,7 +86,16 @@ function inputsText(c: Carry, code: string): string {
  * then rounds where the facilitator polls who has something material, until
  * an adaptive stopping rule or a hard limit moves the board to a vote.
  */
-export async function debate(e: Engine, sp: SubProblem, panel: string[], decidedEarlier: string, prices: Prices): Promise<DebateOutcome> {
+export interface DebateInputs {
+  decidedEarlier: string;
+  /** Per expert: what memory contributes to their prompt. */
+  memory: Record<string, ExpertMemory>;
+  recalled: Record<string, RecalledMemory[]>;
+  lessons: string;
+}
+
+export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0: DebateInputs, prices: Prices): Promise<DebateOutcome> {
+  const { decidedEarlier } = inputs0;
   const s = e.settings;
   const maxRounds = roundCap(sp.complexity, s.roundCaps);
   const spBrief = brief(sp);
@@ -105,6 +121,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
   const history: { vector: number[]; round: number }[] = [];
   const positionVectors = new Map<string, number[]>();
   const positions: Record<string, string> = {};
+  const turnsByPersona: Record<string, string[]> = {};
   const spoken: Record<string, number> = Object.fromEntries(panel.map((p) => [p, 0]));
   const metrics: RoundMetrics[] = [];
   const interventions: DebateOutcome['interventions'] = [];
@@ -150,6 +167,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
               maxRounds,
               phase,
               instruction: INSTRUCTIONS[phase],
+              memory: inputs0.memory[code]?.text ? `\n${inputs0.memory[code].text}\n` : '',
               inputs: inputsText(inputs, code),
               discussion,
               length: round === 1 ? '100-150 words' : '60-120 words',
@@ -205,6 +223,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
           maxRounds,
           phase,
           panel: panel.join(', '),
+          lessons: inputs0.lessons,
           contributions: turns.map((t) => `[${nameOf(t.persona)} (${t.persona})] ${t.text}`).join('\n\n'),
         }),
         schema: facilitatorRoundSchema,
@@ -229,6 +248,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
     for (const t of turns) {
       spoken[t.persona] = (spoken[t.persona] ?? 0) + 1;
       positions[t.persona] = t.position;
+      (turnsByPersona[t.persona] ??= []).push(t.text);
     }
     lastSpeaker = turns.at(-1)?.persona ?? lastSpeaker;
     wantsToSpeak = facilitator.wantsToSpeak;
@@ -305,9 +325,24 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
           }),
         );
       }
+      const memory = e.memory;
       return {
         result: { metrics: m, stop, moderator, redirect, research, elapsedMs },
         events,
+        // Novelty memory (seed 003): every contribution and the facilitator's question, embedded, kept for the retention period.
+        ...(memory && {
+          write: async (tx) => {
+            const [question] = await e.embedder.embed([facilitator.nextQuestion]);
+            await memory.insertUtterances(
+              e.tenantId,
+              [
+                ...turns.map((t, i) => ({ sessionId: e.run.sessionId, subProblemId: sp.id, round, persona: t.persona, kind: 'contribution' as const, text: t.text, embedding: contributions[i]!.vector, embeddingProvider: e.embedder.name })),
+                { sessionId: e.run.sessionId, subProblemId: sp.id, round, persona: null, kind: 'question' as const, text: facilitator.nextQuestion, embedding: question!, embeddingProvider: e.embedder.name },
+              ],
+              tx,
+            );
+          },
+        }),
         patch: { subProblemProgress: { id: sp.id, value: { stage: 'debate', round, maxRounds, fraction: round4((0.8 * round) / maxRounds) } } },
       };
     });
@@ -317,6 +352,8 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
 
     const next = emptyCarry();
     next.question = facilitator.nextQuestion;
+    for (const [code, text] of Object.entries(carry.notices)) if (!turns.some((t) => t.persona === code)) next.notices[code] = text;
+    if (round === 1 && Object.keys(inputs0.recalled).length) Object.assign(next.notices, await checkStances(e, sp, positions, inputs0.recalled));
     next.redirect = end.redirect;
     for (const [code, n] of Object.entries(end.metrics.noveltyByPersona)) if (n < s.repetitionNoveltyBelow) next.repeated.add(code);
     const positionList = Object.entries(positions).map(([c, position]) => `- ${nameOf(c)}: ${position}`).join('\n');
@@ -380,6 +417,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], decided
         stopDetail: end.stop.detail,
         elapsedMs: end.elapsedMs,
         positions,
+        turnsByPersona,
         transcript: debateContext(rounds, keyArguments, s),
         metrics,
         researchUsed,

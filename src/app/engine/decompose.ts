@@ -11,13 +11,13 @@ import type { Engine, Framing } from './context';
  * breaks dependency cycles and orders them. Then the cost estimate, before
  * any debate starts.
  */
-export async function decompose(e: Engine, statement: ProblemStatement, prices: { smart: PriceTier; fast: PriceTier }): Promise<Framing> {
+export async function decompose(e: Engine, statement: ProblemStatement, prices: { smart: PriceTier; fast: PriceTier }, lessons = ''): Promise<Framing> {
   const framed = await e.run.step('decompose', async (s) => {
     const out = await s.llm({
       tier: 'smart',
       phase: 'decomposition',
       purpose: 'decompose',
-      prompt: e.prompt('decompose', { statement: statement.statement, lessons: '' }),
+      prompt: e.prompt('decompose', { statement: statement.statement, lessons: lessons ? `\n${lessons}\n` : '' }),
       schema: decompositionSchema,
       maxTokens: 3000,
       hints: {

@@ -71,6 +71,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
             mode: body.mode,
             ...(body.budget_usd !== undefined && { budgetUsd: body.budget_usd }),
             ...(body.settings && { settings: body.settings }),
+            ...(body.memory && { memory: body.memory }),
           },
           provider: deps.providerName,
           seed: body.seed ?? randomUUID(),

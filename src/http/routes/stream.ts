@@ -50,8 +50,14 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
       if (!row) throw notFound(`session ${params.id}`);
       const after = lastEventId(req.headers['last-event-id']) ?? query.after ?? 0;
       const sse = reply.sse;
-      // A finished session with nothing left to replay: an empty stream that ends at once.
-      if (TERMINAL_STATUSES.has(row.status as SessionStatus) && after >= row.lastSeq) {
+      // A finished session: replay what follows `after` (events its memory jobs appended after the end included) and close.
+      if (TERMINAL_STATUSES.has(row.status as SessionStatus)) {
+        for (let cursor = after; ; ) {
+          const page = await store.events(row.id, cursor, 500);
+          for (const e of page) await sse.send({ id: String(e.seq), event: e.type, data: e });
+          if (page.length < 500) break;
+          cursor = page.at(-1)!.seq;
+        }
         sse.sendHeaders();
         return;
       }

@@ -1399,6 +1399,352 @@ const finalRecommendation: Generator = (h, r) => {
   return { summary, conflicts: conflicts.slice(0, 5), steps: steps.slice(0, 8), tradeoffs, confidence: level };
 };
 
+// ---- memory: expert summaries, anonymisation, lessons ----
+
+const SUMMARY_CONDITIONS: Record<Risk, readonly string[]> = {
+  low: [
+    'a small pilot of {focus} shows real demand first',
+    'nothing irreversible is signed before the evidence is in',
+    'the downside stays affordable if {focus} fails',
+    'the key assumption is checked with real customers',
+  ],
+  medium: [
+    'the first cheap test of {focus} confirms the main assumption',
+    'early results are reviewed at a fixed date',
+    'the budget holds for at least two quarters',
+    'the team can absorb the extra work without slipping',
+  ],
+  high: [
+    'we move before the window on {focus} closes',
+    'the upside is large enough to justify the risk',
+    'the team commits fully rather than hedging',
+    'early signals are read quickly and acted on',
+  ],
+};
+
+const SUMMARY_CLOSERS: Record<Risk, readonly string[]> = {
+  low: ['If those conditions fail, I would rather wait than commit.', 'My worry is the cost of being wrong, not the cost of waiting.'],
+  medium: ['I would revisit this view once the first results are in.', 'The trade-off is real, but the evidence leans this way.'],
+  high: ['Waiting has a cost too, and I think it is the larger one.', 'I would rather learn by doing than by debating longer.'],
+};
+
+const SUMMARY_PADDING = [
+  'Cheap evidence should come before any large commitment.',
+  'The rest of the debate did not change this core view.',
+  'That is the view I would want the next discussion to start from.',
+];
+
+/** The clause of the latest turn that holds a figure (money, a share, a duration, a count), without its leading connective. */
+function keyNumber(turns: string[]): string | undefined {
+  const re = /\$\s?\d|\b\d[\d,.]*\s?(?:%|x\b|k\b|months?\b|weeks?\b|days?\b|hours?\b|years?\b|customers\b|users\b|developers\b|people\b|firms\b)/;
+  for (const turn of [...turns].reverse()) {
+    const clause = turn.split(/[.!?;,:]+(?:\s|$)|\s[-–—]\s/).find((c) => re.test(c));
+    if (clause) return noStop(clipWords(clause.trim().replace(/^(?:with|at|given|because|since|as|so|and|but)\s+/i, ''), 10));
+  }
+  return undefined;
+}
+
+const expertSummary: Generator = (h, r) => {
+  const p = personaOf(h.persona);
+  const sp = subProblemOf(h.subProblem);
+  const turns = list(h.contributions).map((x) => str(x)).filter(Boolean);
+  const given = str(h.position);
+  const lastTurn = turns.at(-1);
+  const position = clipChars(
+    given.length >= 3 ? given : lastTurn ? noStop(firstSentence(lastTurn)) : ownStance(p, sp.focus),
+    200,
+  );
+  const confidence = round2(clamp(num(h.confidence) ?? 0.5 + r.int(0, 30) / 100, 0, 1));
+  const level = confidence >= 0.75 ? 'high' : confidence >= 0.5 ? 'moderate' : 'low';
+  const conditions = r
+    .shuffle(SUMMARY_CONDITIONS[p.risk])
+    .slice(0, r.int(1, 2))
+    .map((c) => fill(c, { focus: sp.focus }));
+  const figure = keyNumber(turns);
+  const summary = compose(
+    [
+      { text: `On ${sp.focus}, my position: ${lcFirst(noStop(clipWords(position, 16)))}.`, required: true },
+      ...(figure ? [{ text: `The key number: ${lcFirst(figure)}.`, required: true }] : []),
+      { text: `My confidence is ${level} (${Math.round(confidence * 100)}%).`, required: true },
+      { text: `This holds only if ${joinAnd(conditions)}.`, required: true },
+      { text: r.pick(SUMMARY_CLOSERS[p.risk]) },
+    ],
+    r.shuffle(SUMMARY_PADDING),
+    { min: 42, max: 75, target: 60 },
+  );
+  return { summary: clipSentences(summary, 700), position, confidence, conditions };
+};
+
+/** Sentence openers and function words that start a capitalised run without being part of a name. */
+const NOT_NAME_WORDS = new Set(
+  ('The A An Our My We I This That These Those In On At For If When While But And Or So As It Its They Their ' +
+    'He She His Her You Your After Before With Without From To By Of Then There Here What Which Who How Why Both Each Every')
+    .split(' '),
+);
+
+/** Replaces capitalised multi-word names left after scrubbing with [NAME_n]; placeholders stay as they are. */
+const anonymise: Generator = (h) => {
+  const text = typeof h.text === 'string' ? h.text : '';
+  let next = Math.max(0, ...[...text.matchAll(/\[NAME_(\d+)\]/g)].map((m) => Number(m[1])));
+  const seen = new Map<string, string>();
+  const out = text.replace(/(?<![\p{L}\p{N}_[])\p{Lu}\p{Ll}[\p{L}'’-]*(?:[ \t]+\p{Lu}\p{Ll}[\p{L}'’-]*)+/gu, (run) => {
+    const parts = run.split(/[ \t]+/);
+    let i = 0;
+    while (i < parts.length && NOT_NAME_WORDS.has(parts[i]!)) i++;
+    const name = parts.slice(i);
+    if (name.length < 2) return run;
+    const key = name.join(' ');
+    let placeholder = seen.get(key);
+    if (!placeholder) {
+      next += 1;
+      placeholder = `[NAME_${next}]`;
+      seen.set(key, placeholder);
+    }
+    return [...parts.slice(0, i), placeholder].join(' ');
+  });
+  return { text: out };
+};
+
+type LessonKind = 'critical_error' | 'best_practice' | 'domain_knowledge';
+interface LessonDraft {
+  lesson: string;
+  triggerConditions: string;
+  suggestedFix: string;
+  type: LessonKind;
+  tags: string[];
+  confidence: [number, number];
+}
+
+const knownCategory = (v: unknown): Category | undefined => {
+  const c = str(v).toLowerCase();
+  return CATEGORY_KEYWORDS.some(([k]) => k === c) ? (c as Category) : undefined;
+};
+const decisionsLabel = (c: Category | undefined) => (c ? `${c} decisions` : 'business decisions');
+
+const FAILURE_LESSONS: [RegExp, string, (label: string) => Omit<LessonDraft, 'type' | 'tags' | 'confidence'>][] = [
+  [/budget|cost|spend|token/i, 'budget', (l) => ({
+    lesson: `A deliberation on ${l} can exhaust its budget before it reaches a recommendation when many sub-problems debate for the full number of rounds.`,
+    triggerConditions: 'When the decision splits into many sub-problems or the debates run long without converging.',
+    suggestedFix: 'Cap the sub-problems and rounds up front, and stop each debate as soon as the positions converge.',
+  })],
+  [/time ?out|timed out|time_limit|deadline|too long/i, 'timeout', (l) => ({
+    lesson: `A session on ${l} can run out of time when every sub-problem gets a full-length debate.`,
+    triggerConditions: 'When the session has a time limit and several complex sub-problems.',
+    suggestedFix: 'Give the simpler sub-problems shorter debates and checkpoint after each one.',
+  })],
+  [/rate|429|overload|unavailable|5\d\d|provider|network|connection|server/i, 'provider', (l) => ({
+    lesson: `A model provider outage can stop a session on ${l} midway and lose the work done so far.`,
+    triggerConditions: 'When the model provider is rate limiting or failing intermittently.',
+    suggestedFix: 'Retry with backoff and save progress after each step, so a resumed session does not start over.',
+  })],
+  [/auth|bad_request|credential|permission|forbidden/i, 'configuration', (l) => ({
+    lesson: `A misconfigured model provider stops a session on ${l} before the board can deliberate.`,
+    triggerConditions: 'When credentials, model names or request limits of the provider were changed or never checked.',
+    suggestedFix: 'Check the provider configuration with a cheap call at start-up, before any session is accepted.',
+  })],
+  [/refus|unsafe|policy/i, 'refused', (l) => ({
+    lesson: `A request framed outside an ordinary business decision is refused before any deliberation on ${l}.`,
+    triggerConditions: 'When the problem asks for something harmful or is not a decision at all.',
+    suggestedFix: 'Restate the problem as a lawful business choice between concrete options, with a goal.',
+  })],
+  [/schema|json|invalid|parse|malformed|validation|truncat/i, 'invalid-output', (l) => ({
+    lesson: `An answer that does not fit the expected structure can stop a session on ${l} before any recommendation.`,
+    triggerConditions: 'When a step asks for a large or deeply nested structured answer.',
+    suggestedFix: 'Keep the requested structures small and repair or retry an invalid answer before failing the session.',
+  })],
+  [/cancel|abort/i, 'cancelled', (l) => ({
+    lesson: `A session on ${l} that is stopped midway leaves nothing usable unless interim results are kept.`,
+    triggerConditions: 'When a long session may be cancelled before the final recommendation.',
+    suggestedFix: 'Publish an interim recommendation after each sub-problem so partial work still helps.',
+  })],
+  [/vague|unclear|clarif|ambiguous/i, 'vague', (l) => ({
+    lesson: `Sessions on ${l} fail when the problem is too vague to split into concrete sub-problems.`,
+    triggerConditions: 'When the problem names no concrete choice, goal or constraint.',
+    suggestedFix: 'Ask for the goal, the options and the main constraint before starting the debate.',
+  })],
+];
+
+function failureLesson(reason: string, label: string, cat: string): LessonDraft {
+  const found = FAILURE_LESSONS.find(([re]) => re.test(reason));
+  const body = found
+    ? found[2](label)
+    : {
+        lesson: `A session on ${label} can fail before any recommendation for reasons unrelated to the decision itself.`,
+        triggerConditions: 'When a long session depends on many consecutive model calls.',
+        suggestedFix: 'Save the progress of each sub-problem so a retry resumes rather than restarts.',
+      };
+  return { ...body, type: 'critical_error', tags: [cat, 'failure', found?.[1] ?? 'session'], confidence: [0.6, 0.9] };
+}
+
+const DECISION_KINDS: [RegExp, string, string][] = [
+  [/\bdefer|\bwait|postpone|more analysis/i, 'defer', 'deferring the commitment until the key assumption is tested'],
+  [/\bpilot\b|\btest\b|\btrial\b|experiment|\bstage|gradual|reversible/i, 'pilot', 'a staged pilot before a full commitment'],
+  [/\bhir(?:e|ing)\b|recruit|contractor|part-time|salesperson|co-?founder/i, 'hiring', 'a part-time or contract hire before a permanent one'],
+  [/\bpric|\btier|discount|subscription/i, 'pricing', 'testing a price change on new customers before existing ones'],
+  [/rewrit|migrat|refactor|architect/i, 'technical', 'incremental change over a full rewrite'],
+  [/focus|niche|segment|vertical|double down/i, 'focus', 'focusing on one segment before expanding'],
+];
+
+function domainLesson(decision: string, label: string, cat: string): LessonDraft {
+  const [, kind, choice] = DECISION_KINDS.find(([re]) => re.test(decision)) ?? [/x/, 'first-step', 'a reversible first step with a fixed review date'];
+  return {
+    lesson: `On ${label}, boards tend to favour ${choice} when the evidence is thin.`,
+    triggerConditions: `When ${label} have to be made without data from real customers or comparable cases.`,
+    suggestedFix: `Consider ${choice} first, and name the result and the date that would justify going further.`,
+    type: 'domain_knowledge',
+    tags: [cat, 'domain', kind],
+    confidence: [0.4, 0.8],
+  };
+}
+
+const lessonsExtract: Generator = (h, r) => {
+  const category = knownCategory(h.category);
+  const label = decisionsLabel(category);
+  const cat = category ?? 'general';
+  const stops = list(h.stopReasons).map((x) => str(x)).filter(Boolean);
+  const decisions = list(h.decisions).map((x) => str(x)).filter(Boolean);
+  const deferred = num(h.deferred) ?? 0;
+  const ties = num(h.ties) ?? 0;
+  const maxRounds = stops.filter((s) => /max[_ -]?rounds|round limit/i.test(s)).length;
+  const converged = stops.filter((s) => /converge|consensus|agree/i.test(s)).length;
+
+  const process: LessonDraft[] = [];
+  if (maxRounds >= 2 || (maxRounds >= 1 && maxRounds * 2 >= stops.length)) {
+    process.push({
+      lesson: `On ${label}, debates that run to the round limit usually lack a concrete success criterion to converge on.`,
+      triggerConditions: 'When a sub-problem has no measurable success criterion or the experts keep restating their positions.',
+      suggestedFix: 'Set tighter success criteria for each sub-problem before the debate starts, and ask each expert what evidence would change their mind.',
+      type: 'best_practice',
+      tags: [cat, 'process', 'max-rounds'],
+      confidence: [0.55, 0.85],
+    });
+  }
+  if (deferred > 0) {
+    process.push({
+      lesson: `Hard-to-reverse ${label} without broad agreement end up deferred unless the board has a reversible option to choose.`,
+      triggerConditions: 'When a one-way decision divides the experts.',
+      suggestedFix: 'Include a staged, reversible option such as a pilot or a trial among the options of every one-way decision.',
+      type: 'best_practice',
+      tags: [cat, 'process', 'deferred'],
+      confidence: [0.45, 0.8],
+    });
+  }
+  if (ties > 0) {
+    process.push({
+      lesson: `Evenly split votes on ${label} often mean the options were not separated by the criterion that matters most.`,
+      triggerConditions: 'When the experts split evenly between two options.',
+      suggestedFix: 'Name the deciding criterion before the vote, and add a cheap test that would break the tie.',
+      type: 'best_practice',
+      tags: [cat, 'process', 'tie'],
+      confidence: [0.4, 0.75],
+    });
+  }
+  if (converged > 0 && converged * 2 > stops.length) {
+    process.push({
+      lesson: `Debates on ${label} converge quickly when every sub-problem has a concrete goal.`,
+      triggerConditions: 'When the sub-problems are phrased as concrete choices with a stated goal.',
+      suggestedFix: 'Keep phrasing sub-problems as concrete choices, each with its goal.',
+      type: 'best_practice',
+      tags: [cat, 'process', 'convergence'],
+      confidence: [0.4, 0.65],
+    });
+  }
+  const failed = h.failed === true;
+  const others = [...process, ...(decisions.length ? [domainLesson(r.pick(decisions), label, cat)] : [])];
+  const drafts = failed ? [failureLesson(str(h.failureReason), label, cat), ...r.shuffle(others)] : r.shuffle(others);
+  if (!drafts.length) {
+    drafts.push({
+      lesson: `Sessions on ${label} go best when the goal, the options and the main constraint are stated up front.`,
+      triggerConditions: 'When a new problem arrives with little context.',
+      suggestedFix: 'Ask for the goal, the options and the main constraint before the debate starts.',
+      type: 'best_practice',
+      tags: [cat, 'process', 'framing'],
+      confidence: [0.4, 0.7],
+    });
+  }
+  const picked = drafts.slice(0, r.int(1, Math.min(3, drafts.length)));
+  return {
+    lessons: picked.map((d) => ({
+      lesson: d.lesson,
+      triggerConditions: d.triggerConditions,
+      suggestedFix: d.suggestedFix,
+      confidence: round2(d.confidence[0] + r.next() * (d.confidence[1] - d.confidence[0])),
+      tags: [...new Set(d.tags)].slice(0, 6),
+      type: d.type,
+    })),
+  };
+};
+
+const lessonText = (v: unknown) => (typeof v === 'string' ? v.trim() : str(rec(v).lesson));
+
+/** Share of content words two texts have in common (Jaccard), when no similarity is given. */
+function wordOverlap(a: string, b: string): number {
+  const set = (t: string) => new Set(t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 3));
+  const x = set(a);
+  const y = set(b);
+  const shared = [...x].filter((w) => y.has(w)).length;
+  return x.size + y.size - shared > 0 ? shared / (x.size + y.size - shared) : 0;
+}
+
+const lessonsSame: Generator = (h, r) => {
+  const a = lessonText(h.a);
+  const b = lessonText(h.b);
+  const similarity = num(h.similarity) ?? wordOverlap(a, b);
+  const same = similarity >= 0.82;
+  const reason = same
+    ? r.pick([
+        'Both give the same advice for the same kind of situation; the second adds nothing new.',
+        'They are the same lesson in different words: same trigger, same fix.',
+      ])
+    : r.pick([
+        'They share a topic but apply to different situations, so both are worth keeping.',
+        'The advice differs: a board that knows one would still learn something from the other.',
+      ]);
+  return { same, reason };
+};
+
+const lessonsQuery: Generator = (h, r) => {
+  const problem = str(h.problem);
+  const category = knownCategory(h.category) ?? knownCategory(categoryOf(problem, ''));
+  const label = decisionsLabel(category);
+  const topics = detectDomains(problem).filter((d) => d !== 'strategy' && d !== category);
+  // Generalised: no figures, no capitalised names.
+  const scrubbed = (anonymise({ text: problem }, r, '') as { text: string }).text;
+  const core = clipWords(
+    scrubbed
+      .replace(/\s*\[NAME_\d+\]/g, '')
+      .replace(/(?:\b(?:from|to|of|at|by|for|with|about|around)\s+)?\$?\d[\d,.]*\s?(?:%|[kKmM]\b)?(?:\/\w+)?/g, '')
+      .replace(/\bshould (?:I|we)\b/gi, 'whether to')
+      .replace(/\s+([,.;:?!])/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    24,
+  );
+  const about = topics.length ? ` involving ${joinAnd(topics.slice(0, 2))}` : '';
+  const query = core ? `${ucFirst(label)}${about}: ${noStop(lcFirst(core))}.` : `${ucFirst(label)}${about}: what went wrong and what worked.`;
+  const tags = [...new Set([...(category ? [category] : []), ...topics])].slice(0, r.int(3, 6));
+  return { query, tags };
+};
+
+const APPLIES_USE = ['Applies here: {gist}.', 'Relevant, as this decision has the same shape: {gist}.', 'Worth keeping in mind: {gist}.'];
+const APPLIES_SKIP = ['Too uncertain to rely on for this decision.', 'Low confidence; only worth raising if the debate reaches this point.', 'Not reliable enough to steer this board.'];
+
+const lessonsRank: Generator = (h, r) => {
+  const seen = new Set<string>();
+  const candidates = list(h.candidates)
+    .map(rec)
+    .map((c, i) => ({ id: str(c.id, `lesson${i + 1}`), lesson: str(c.lesson, 'a past lesson'), confidence: num(c.confidence) ?? 0, i }))
+    .filter((c) => !seen.has(c.id) && (seen.add(c.id), true));
+  candidates.sort((a, b) => b.confidence - a.confidence || a.i - b.i);
+  return {
+    ranked: candidates.map((c) => {
+      const shouldUse = c.confidence >= 0.6;
+      const gist = lcFirst(noStop(clipWords(c.lesson, 12)));
+      return { id: c.id, shouldUse, applies: shouldUse ? fill(r.pick(APPLIES_USE), { gist }) : r.pick(APPLIES_SKIP) };
+    }),
+  };
+};
+
 // ---- anything else ----
 
 /** A minimal valid value for a JSON Schema (the subset zod's toJSONSchema emits). */
@@ -1498,4 +1844,10 @@ export const GENERATORS: Record<string, Generator> = {
   calibration,
   synthesis,
   final_recommendation: finalRecommendation,
+  expert_summary: expertSummary,
+  anonymise,
+  lessons_extract: lessonsExtract,
+  lessons_same: lessonsSame,
+  lessons_query: lessonsQuery,
+  lessons_rank: lessonsRank,
 };

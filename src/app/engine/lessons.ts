@@ -1,0 +1,68 @@
+import { event } from '../../domain/events';
+import type { ProblemStatement } from '../../domain/model';
+import { renderLessons } from '../../memory/expert-context';
+import { fallbackRanking, lessonQueryFallback, lessonQuerySchema, lessonRankingSchema } from '../../memory/lessons';
+import type { Engine } from './context';
+
+/**
+ * Lessons from the tenant's earlier sessions (seed 004), chosen for this one:
+ * the model formulates a query, the store returns candidates (hybrid search,
+ * confident lessons only), the model ranks them — at most two model calls,
+ * with a deterministic fallback for either. The chosen lessons go into the
+ * decomposition and facilitator prompts.
+ */
+export async function chooseLessons(e: Engine, statement: ProblemStatement): Promise<string> {
+  const memory = e.memory;
+  if (!memory || !e.memorySettings.read) return '';
+  const chosen = await e.run.step('memory/lessons', async (s) => {
+    const query = await s
+      .llm({
+        tier: 'fast',
+        phase: 'lessons',
+        purpose: 'lessons_query',
+        prompt: e.prompt('lessons_query', { statement: statement.statement, category: statement.category }),
+        schema: lessonQuerySchema,
+        maxTokens: 300,
+        hints: { problem: e.problem, category: statement.category },
+      })
+      .catch(() => lessonQueryFallback(e.problem, statement.category));
+    const [vector] = await e.embedder.embed([query.query]);
+    const candidates = await memory.searchLessons(e.tenantId, { text: query.query, vector: vector!, limit: 8, minConfidence: 0.5 });
+    if (!candidates.length) return { result: [] as { id: string; lesson: string; suggestedFix: string; applies: string }[] };
+    let ranking: 'model' | 'fallback' = 'model';
+    const ranked = await s
+      .llm({
+        tier: 'fast',
+        phase: 'lessons',
+        purpose: 'lessons_rank',
+        prompt: e.prompt('lessons_rank', {
+          statement: statement.statement,
+          candidates: candidates.map((c) => `${c.id}: ${c.lesson} (when: ${c.triggerConditions}; confidence ${c.confidence.toFixed(2)})`),
+        }),
+        schema: lessonRankingSchema,
+        maxTokens: 800,
+        hints: { candidates: candidates.map((c) => ({ id: c.id, lesson: c.lesson, confidence: c.confidence })) },
+      })
+      .then((r) => r.ranked)
+      .catch(() => {
+        ranking = 'fallback';
+        return fallbackRanking(candidates);
+      });
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    const picked = ranked
+      .filter((r) => r.shouldUse && byId.has(r.id))
+      .slice(0, 3)
+      .map((r) => ({ ...byId.get(r.id)!, applies: r.applies }));
+    return {
+      result: picked.map((p) => ({ id: p.id, lesson: p.lesson, suggestedFix: p.suggestedFix, applies: p.applies })),
+      events: [
+        event('lessons.applied', {
+          query: query.query,
+          lessons: picked.map((p) => ({ id: p.id, lesson: p.lesson, applies: p.applies, confidence: p.confidence, reinforcements: p.reinforcements })),
+          ranking,
+        }),
+      ],
+    };
+  });
+  return chosen.length ? renderLessons(chosen, 250) : '';
+}

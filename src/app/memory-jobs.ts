@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { event, type EventDraft } from '../domain/events';
+import { calibratedSimilarity } from '../domain/metrics';
+import type { LedgerEntry, SessionRow, SessionStore } from '../db/session-store';
+import type { LlmGateway } from '../llm/gateway';
+import type { Template } from '../llm/prompts';
+import { render } from '../llm/prompts';
+import { anonymise, findPii } from '../memory/anonymise';
+import { dedupeDecision, extractedLessonsSchema, sameLessonSchema } from '../memory/lessons';
+import type { MemoryStore } from '../memory/memory-store';
+import { POSITION_SAME_ABOVE, stanceChanged } from '../memory/summary';
+import type { Embedder } from '../ports/embeddings';
+import type { Notifier } from '../ports/notifier';
+import { z } from 'zod';
+import { PERSONAS } from '../domain/personas';
+
+export interface MemoryJobDeps {
+  store: SessionStore;
+  memory: MemoryStore;
+  gateway: LlmGateway;
+  embedder: Embedder;
+  prompts: Map<string, Template>;
+  notifier: Notifier;
+  clock?: () => Date;
+}
+
+const anonymised = z.object({ text: z.string().min(1) });
+/** The board's own names are not the user's personal data. */
+const KEEP = { keep: PERSONAS.flatMap((p) => p.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w) && !/^Dr\.?$/.test(w))) };
+
+/** Runs a model call for a job, outside any session step, and ledgers it on the session it serves. */
+function jobLlm(deps: MemoryJobDeps, session: SessionRow, key: string) {
+  const calls: LedgerEntry[] = [];
+  const prompt = (name: string, vars: Record<string, unknown>) => {
+    const t = deps.prompts.get(name);
+    if (!t) throw new Error(`prompt template ${name} is missing from prompts/`);
+    return render(t, { problem: session.problem, context: session.context || '(none given)', caseMemory: '', ...vars });
+  };
+  return {
+    prompt,
+    calls,
+    call: <T>(spec: Parameters<LlmGateway['call']>[0] & { schema: z.ZodType<T> }) =>
+      deps.gateway.call(spec, { key: `${session.seed}:${key}`, record: (e) => calls.push({ ...e, stepKey: key }) }).then((r) => r.output as T),
+  };
+}
+
+/** Appends the job's outcome to the session's log after its terminal event, and ledgers what it spent. */
+async function finish(deps: MemoryJobDeps, sessionId: string, calls: LedgerEntry[], events: EventDraft[]): Promise<void> {
+  await deps.store.recordCalls(sessionId, calls);
+  const envs = await deps.store.annex(sessionId, events);
+  const last = envs.at(-1);
+  if (last) await deps.notifier.publish(sessionId, last.seq).catch(() => {});
+}
+
+/**
+ * After a completed session: its experts' sub-problem summaries become the
+ * tenant's cross-session memories — anonymised by deterministic code first,
+ * the model second, and dropped if personal data still shows; a memory that
+ * contradicts an earlier one of the same expert supersedes it (both kept).
+ */
+export async function contributeMemories(deps: MemoryJobDeps, sessionId: string): Promise<{ memories: number; superseded: number; dropped: number }> {
+  const session = await deps.store.get(sessionId);
+  if (!session || session.status !== 'completed') return { memories: 0, superseded: 0, dropped: 0 };
+  const options = session.options as { memory?: { contribute?: boolean } };
+  if (options.memory?.contribute === false) return { memories: 0, superseded: 0, dropped: 0 };
+  const results = session.results as { board?: { code: string }[]; problemStatement?: { category?: string } } | null;
+  const category = results?.problemStatement?.category ?? 'other';
+  const llm = jobLlm(deps, session, 'after/contribute');
+  const similarity = calibratedSimilarity(deps.embedder.calibration);
+  const now = deps.clock?.() ?? new Date();
+  let memories = 0;
+  let superseded = 0;
+  let dropped = 0;
+  for (const { code } of results?.board ?? []) {
+    for (const row of await deps.memory.summariesFor(session.tenantId, sessionId, code)) {
+      const scrub = (t: string) => anonymise(t, KEEP).text;
+      const first = { summary: scrub(row.summary), position: scrub(row.position) };
+      // Without the model's pass a memory is not stored: the deterministic pass alone is not the bar.
+      const second = await llm
+        .call({
+          tier: 'fast',
+          phase: 'memory',
+          purpose: 'anonymise',
+          prompt: llm.prompt('anonymise', { text: `${first.summary}\n---\n${first.position}` }),
+          schema: anonymised,
+          maxTokens: 500,
+          hints: { text: `${first.summary}\n---\n${first.position}` },
+        })
+        .catch(() => null);
+      if (!second) {
+        dropped += 1;
+        continue;
+      }
+      const [summary = first.summary, position = first.position] = second.text.split('\n---\n').map((t) => scrub(t.trim()));
+      if (findPii(`${summary}\n${position}`, KEEP).length) {
+        dropped += 1;
+        continue;
+      }
+      const [vector, positionVector] = await deps.embedder.embed([`${summary} ${position}`, position]);
+      const id = randomUUID();
+      const previous = (
+        await deps.memory.recall(session.tenantId, { persona: code, category, text: summary, vector: vector!, limit: 3, halfLifeDays: 3650, now, excludeSessionId: sessionId })
+      ).filter((m) => m.category === category);
+      await deps.memory.insertMemories(session.tenantId, [
+        {
+          id,
+          scope: 'session',
+          sessionId,
+          subProblemId: row.subProblemId,
+          persona: code,
+          category,
+          summary,
+          position,
+          confidence: row.confidence,
+          anonymised: true,
+          model: row.model,
+          promptVersion: row.promptVersion,
+          embedding: vector!,
+          embeddingProvider: deps.embedder.name,
+        },
+      ]);
+      memories += 1;
+      for (const old of previous) {
+        const [oldVector] = await deps.embedder.embed([old.position]);
+        if (stanceChanged(old.position, position, similarity(oldVector!, positionVector!), POSITION_SAME_ABOVE)) {
+          await deps.memory.supersede(session.tenantId, old.id, id, now);
+          superseded += 1;
+          break;
+        }
+      }
+    }
+  }
+  await finish(deps, sessionId, llm.calls, [event('memory.contributed', { memories, superseded, dropped })]);
+  return { memories, superseded, dropped };
+}
+
+/**
+ * After a session ends, completed or failed: generalised lessons, each either
+ * new or reinforcing an existing one (a count), with a model "same lesson?"
+ * check in the grey zone of similarity.
+ */
+export async function extractLessons(deps: MemoryJobDeps, sessionId: string): Promise<number> {
+  const session = await deps.store.get(sessionId);
+  if (!session || !['completed', 'failed'].includes(session.status)) return 0;
+  const options = session.options as { memory?: { contribute?: boolean } };
+  if (options.memory?.contribute === false) return 0;
+  const events = await deps.store.events(sessionId, 0, 10_000);
+  const stopReasons = events.filter((e) => e.type === 'subproblem.completed').map((e) => String(e.data.stopReason));
+  const tallies = events.filter((e) => e.type === 'vote.completed').map((e) => e.data.tally as { deferred?: boolean; tie?: string[] });
+  const decisions = events.filter((e) => e.type === 'synthesis.completed').map((e) => anonymise(String((e.data.synthesis as { recommendation?: string }).recommendation ?? ''), KEEP).text);
+  const failure = events.find((e) => e.type === 'session.failed')?.data;
+  const results = session.results as { problemStatement?: { category?: string } } | null;
+  const hints = {
+    category: results?.problemStatement?.category ?? 'other',
+    stopReasons,
+    failed: session.status === 'failed',
+    ...(failure && { failureReason: String(failure.kind) }),
+    deferred: tallies.filter((t) => t.deferred).length,
+    ties: tallies.filter((t) => t.tie?.length).length,
+    decisions,
+  };
+  const llm = jobLlm(deps, session, 'after/lessons');
+  const out = await llm.call({
+    tier: 'fast',
+    phase: 'lessons',
+    purpose: 'lessons_extract',
+    prompt: llm.prompt('lessons_extract', { summary: JSON.stringify(hints, null, 1) }),
+    schema: extractedLessonsSchema,
+    maxTokens: 1500,
+    hints,
+  });
+  const similarity = calibratedSimilarity(deps.embedder.calibration);
+  const extracted: { id: string; lesson: string; type: string; confidence: number; outcome: 'new' | 'reinforced' }[] = [];
+  for (const l of out.lessons) {
+    const scrub = (t: string) => anonymise(t, KEEP).text;
+    const lesson = { ...l, lesson: scrub(l.lesson), triggerConditions: scrub(l.triggerConditions), suggestedFix: scrub(l.suggestedFix) };
+    const [vector] = await deps.embedder.embed([`${lesson.lesson} ${lesson.triggerConditions}`]);
+    const [nearest] = await deps.memory.nearestLessons(session.tenantId, vector!, 1);
+    let same = false;
+    if (nearest) {
+      const sim = similarity(vector!, nearest.lesson.embedding);
+      const decision = dedupeDecision(sim);
+      if (decision === 'reinforce') same = true;
+      else if (decision === 'ask') {
+        const verdict = await llm.call({
+          tier: 'fast',
+          phase: 'lessons',
+          purpose: 'lessons_same',
+          prompt: llm.prompt('lessons_same', { a: nearest.lesson.lesson, b: lesson.lesson }),
+          schema: sameLessonSchema,
+          maxTokens: 200,
+          hints: { a: nearest.lesson.lesson, b: lesson.lesson, similarity: sim },
+        });
+        same = verdict.same;
+      }
+    }
+    if (same && nearest) {
+      await deps.memory.reinforceLesson(session.tenantId, nearest.lesson.id, sessionId);
+      extracted.push({ id: nearest.lesson.id, lesson: nearest.lesson.lesson, type: nearest.lesson.type, confidence: nearest.lesson.confidence, outcome: 'reinforced' });
+    } else {
+      const id = randomUUID();
+      await deps.memory.insertLesson(
+        session.tenantId,
+        { id, ...lesson, model: deps.gateway.models.fast, promptVersion: 'lessons_extract', embedding: vector!, embeddingProvider: deps.embedder.name },
+        sessionId,
+      );
+      extracted.push({ id, lesson: lesson.lesson, type: lesson.type, confidence: lesson.confidence, outcome: 'new' });
+    }
+  }
+  await finish(deps, sessionId, llm.calls, [event('lessons.extracted', { lessons: extracted })]);
+  return extracted.length;
+}

@@ -1,0 +1,222 @@
+import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
+import { InvalidCursorError } from '../db/session-store';
+import { expertMemories, lessons, sessions } from '../db/schema';
+import { cosine } from '../domain/metrics';
+import { embeddingBits, toPgVector } from './vectors';
+
+/**
+ * Query pieces shared by the memory, lesson and utterance stores: candidate
+ * retrieval (full text, and vectors by pgvector's HNSW or by Hamming distance
+ * on hyperplane sign bits), reciprocal rank fusion, recency decay, cursors, and the
+ * tenant check on session ids.
+ */
+
+/** Any drizzle Postgres database or transaction: node-postgres in the service, PGlite in tests. */
+export type Exec = PgDatabase<any, any, any>;
+
+export class TenancyError extends Error {
+  override name = 'TenancyError';
+}
+
+/** Rows of a raw query; both drivers answer `{ rows }`. */
+export async function rows<T>(exec: Exec, query: SQL): Promise<T[]> {
+  const result = (await exec.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** `created_at` to the microsecond: a cursor cut at milliseconds would skip rows sharing that millisecond. */
+export const exactTs = (col: SQLWrapper) =>
+  sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export const encodeCursor = (ts: string, id: string): string => Buffer.from(JSON.stringify([ts, id])).toString('base64url');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids come from URLs too: a malformed one is simply not found, rather than a Postgres cast error. */
+export const isUuid = (id: string): boolean => UUID.test(id);
+
+export function decodeCursor(cursor: string): [string, string] {
+  try {
+    const [ts, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    if (typeof ts === 'string' && typeof id === 'string' && UUID.test(id) && !Number.isNaN(Date.parse(ts))) return [ts, id];
+  } catch {
+    // fall through
+  }
+  throw new InvalidCursorError('cursor is not one this API issued');
+}
+
+/** Keyset condition for newest-first pages ordered by (created_at, id). */
+export const before = (createdAt: SQLWrapper, id: SQLWrapper, cursor: string) => {
+  const [ts, last] = decodeCursor(cursor);
+  return sql`(${createdAt}, ${id}) < (${ts}::timestamptz, ${last}::uuid)`;
+};
+
+/** Refuses rows that would hang one tenant's data off another tenant's session (and so be deleted with it). */
+export async function assertSessionsOwned(exec: Exec, tenantId: string, sessionIds: string[]): Promise<void> {
+  const ids = [...new Set(sessionIds)];
+  if (!ids.length) return;
+  const found = await exec
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), inArray(sessions.id, ids)));
+  if (found.length !== ids.length) throw new TenancyError('a session id does not belong to this tenant');
+}
+
+type Searchable = typeof expertMemories | typeof lessons;
+
+/** Extra select-list columns a caller wants with its candidates (bare names of `table`). */
+const more = (extra?: SQL) => (extra ? sql`, ${extra}` : sql``);
+
+/** Full-text candidates, best ts_rank_cd first. `where` names bare columns of `table` and must include the tenant. */
+export async function textCandidates<E extends object = object>(exec: Exec, table: Searchable, where: SQL, text: string, limit: number, extra?: SQL) {
+  // websearch syntax: words are ANDed; callers wanting any-word matches write "a or b".
+  if (!text.trim()) return [];
+  return rows<{ id: string; fts_rank: number } & E>(exec, textShortlist(table, where, text, limit, extra));
+}
+
+/** The query of textCandidates (exported so tests and the bench can EXPLAIN exactly what runs). */
+export function textShortlist(table: Searchable, where: SQL, text: string, limit: number, extra?: SQL): SQL {
+  return sql`select id, ts_rank_cd(tsv, q)::float8 as fts_rank${more(extra)}
+    from ${table}, websearch_to_tsquery('english', ${text}) q
+    where ${where} and tsv @@ q
+    order by fts_rank desc, id limit ${limit}`;
+}
+
+/**
+ * Vector candidates, best exact cosine first. The database only shortlists:
+ * pgvector's HNSW index where enabled, otherwise Hamming distance between
+ * random-hyperplane sign bits (any Postgres; see embeddingBits). The
+ * shortlist is re-ranked here on the stored real[] embedding, so both paths
+ * rank the same rows identically.
+ */
+export async function vectorCandidates<E extends object = object>(
+  exec: Exec,
+  table: Searchable,
+  where: SQL,
+  vector: number[],
+  limit: number,
+  pgvector: boolean,
+  extra?: SQL,
+) {
+  if (!vector.length) return [];
+  const found = await rows<{ id: string; embedding: Uint8Array } & E>(exec, vectorShortlist(table, where, vector, limit, pgvector, extra));
+  return found
+    .map((r) => {
+      const embedding = float4Array(r.embedding);
+      return { ...r, embedding, similarity: cosine(vector, embedding) };
+    })
+    .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+}
+
+/** The query of vectorCandidates (exported so tests and the bench can EXPLAIN exactly what runs). */
+export function vectorShortlist(table: Searchable, where: SQL, vector: number[], limit: number, pgvector: boolean, extra?: SQL): SQL {
+  const dim = vector.length;
+  return pgvector
+    ? // Nothing but the distance in ORDER BY (no tie-break), or the planner cannot use the HNSW index.
+      sql`select id, array_send(embedding) as embedding${more(extra)} from ${table}
+          where ${where} and embedding_dim = ${dim}
+          order by embedding_vec <=> ${toPgVector(vector)}::vector(${sql.raw(String(dim))}) limit ${limit}`
+    : hammingShortlist(table, where, vector, limit, extra);
+}
+
+function hammingShortlist(table: Searchable, where: SQL, vector: number[], limit: number, extra?: SQL): SQL {
+  const bits = embeddingBits(vector);
+  // Only id and bits in the scan, so a covering index can answer it; embeddings are fetched for the shortlist.
+  // Rows whose bits have another length (another encoding) are skipped, and the CASE keeps the XOR, which
+  // fails on unequal lengths, from running on them whatever order Postgres evaluates the conditions in.
+  return sql`with c as (
+      select id, case when length(embedding_bits) = ${bits.length} then bit_count(embedding_bits # ${bits}::varbit) end as d
+      from ${table}
+      where ${where} and embedding_dim = ${vector.length} and length(embedding_bits) = ${bits.length}
+      order by d, id limit ${limit})
+    select t.id, array_send(t.embedding) as embedding${more(extra)} from c join ${table} t on t.id = c.id`;
+}
+
+/**
+ * Decodes array_send(real[]) (header: ndim, has-nulls, element type, then
+ * size and lower bound per dimension; then length + big-endian float4 per
+ * element). The shortlist's embeddings travel in binary: as text, printing
+ * and parsing 100 × dim floats cost more than the Hamming scan itself.
+ */
+export function float4Array(buf: Uint8Array): number[] {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (view.getInt32(0) === 0) return [];
+  const n = view.getInt32(12);
+  const out = new Array<number>(n);
+  for (let i = 0, off = 20; i < n; i++, off += 8) out[i] = view.getInt32(off) === 4 ? view.getFloat32(off + 4) : 0;
+  return out;
+}
+
+export interface Fused {
+  id: string;
+  rrf: number;
+  ftsRank: number | null;
+  vectorSimilarity: number | null;
+}
+
+/** Reciprocal rank fusion: Σ 1/(k + rank) over the lists a row appears in (rank from 1). */
+export function fuse(text: { id: string; fts_rank: number }[], vector: { id: string; similarity: number }[], k = 60): Fused[] {
+  const out = new Map<string, Fused>();
+  const get = (id: string) => out.get(id) ?? out.set(id, { id, rrf: 0, ftsRank: null, vectorSimilarity: null }).get(id)!;
+  text.forEach((c, i) => {
+    const f = get(c.id);
+    f.rrf += 1 / (k + i + 1);
+    f.ftsRank = c.fts_rank;
+  });
+  vector.forEach((c, i) => {
+    const f = get(c.id);
+    f.rrf += 1 / (k + i + 1);
+    f.vectorSimilarity = c.similarity;
+  });
+  return [...out.values()];
+}
+
+/** 0.5^(age/halfLife): a memory half as relevant every `halfLifeDays`; future dates count as new. */
+export function recency(createdAt: Date, now: Date, halfLifeDays: number): number {
+  const ageDays = Math.max(0, now.getTime() - createdAt.getTime()) / 86_400_000;
+  return 0.5 ** (ageDays / halfLifeDays);
+}
+
+/**
+ * Whether reads take the HNSW path, and with which scan settings. The index
+ * is global (all tenants), so filters apply after it: pgvector ≥ 0.8's
+ * iterative scan keeps reading until enough rows pass the tenant filter.
+ */
+export class VectorPath {
+  private settings: Promise<SQL> | null = null;
+
+  constructor(readonly on: boolean) {}
+
+  /** Runs `fn` inside a transaction carrying the settings (SET LOCAL needs one); the plain db on the fallback path. */
+  run<T>(db: Exec, fn: (exec: Exec) => Promise<T>): Promise<T> {
+    if (!this.on) return fn(db);
+    return db.transaction(async (tx) => {
+      await tx.execute(await this.settingsFor(tx));
+      return fn(tx);
+    });
+  }
+
+  /**
+   * Runs the text and vector candidate queries: side by side on two pooled
+   * connections on the portable path (latency is the slower one, not the
+   * sum), one after the other inside the HNSW path's transaction.
+   */
+  async both<A, B>(exec: Exec, a: (x: Exec) => Promise<A>, b: (x: Exec) => Promise<B>): Promise<[A, B]> {
+    if (this.on) return [await a(exec), await b(exec)];
+    return Promise.all([a(exec), b(exec)]);
+  }
+
+  private settingsFor(exec: Exec): Promise<SQL> {
+    this.settings ??= rows<{ v: string }>(exec, sql`select extversion as v from pg_extension where extname = 'vector'`).then(([r]) => {
+      const [major = 0, minor = 0] = (r?.v ?? '0.0').split('.').map(Number);
+      const iterative = major > 0 || minor >= 8;
+      return iterative
+        ? sql`select set_config('hnsw.ef_search', '100', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+        : sql`select set_config('hnsw.ef_search', '400', true)`;
+    });
+    this.settings.catch(() => (this.settings = null));
+    return this.settings;
+  }
+}

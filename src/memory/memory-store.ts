@@ -1,0 +1,359 @@
+import { and, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { expertMemories } from '../db/schema';
+import {
+  assertSessionsOwned,
+  before,
+  encodeCursor,
+  exactTs,
+  fuse,
+  iso,
+  isUuid,
+  recency,
+  rows,
+  textCandidates,
+  textShortlist,
+  vectorCandidates,
+  vectorShortlist,
+  VectorPath,
+  type Exec,
+} from './hybrid';
+import { LessonStore, type Lesson, type NewLesson } from './lesson-store';
+import { UtteranceStore, type NewUtterance } from './utterance-store';
+import { embeddingBits } from './vectors';
+
+/**
+ * The memory repository: expert memories, lessons and novelty history. The
+ * only code that touches those tables, and where tenancy is enforced: every
+ * method takes the tenant and every query filters by it.
+ */
+
+export interface NewMemory {
+  id: string;
+  scope: 'sub_problem' | 'session';
+  sessionId: string;
+  subProblemId: string;
+  persona: string;
+  category: string;
+  summary: string;
+  position: string;
+  confidence: number;
+  anonymised: boolean;
+  model: string;
+  promptVersion: string;
+  embedding: number[];
+  embeddingProvider: string;
+  createdAt?: Date;
+}
+
+export interface Memory extends Omit<NewMemory, 'embedding' | 'createdAt'> {
+  tenantId: string;
+  embeddingDim: number;
+  supersededBy: string | null;
+  supersededAt: string | null;
+  createdAt: string;
+}
+
+export interface RecalledMemory extends Memory {
+  /** RRF over the text and vector rankings × recency × category boost. */
+  score: number;
+  /** ts_rank_cd, null when the row was not a full-text candidate. */
+  ftsRank: number | null;
+  /** Exact cosine, null when the row was not a vector candidate. */
+  vectorSimilarity: number | null;
+  recency: number;
+  categoryMatch: boolean;
+}
+
+export interface RecallQuery {
+  persona: string;
+  /** A boost (×1.2), not a filter: an expert's memories from other kinds of problem still count. */
+  category?: string;
+  text: string;
+  vector: number[];
+  limit: number;
+  halfLifeDays: number;
+  now: Date;
+  excludeSessionId?: string;
+  /** Only compare against embeddings from this provider (vectors of different models are not comparable). */
+  embeddingProvider?: string;
+}
+
+export interface MemoryStoreOptions {
+  /** Use pgvector's HNSW index (after enableVectorIndex returned true); otherwise the portable Hamming prefilter. */
+  vectorIndex?: boolean;
+}
+
+const m = expertMemories;
+const base = {
+  id: m.id,
+  tenantId: m.tenantId,
+  scope: m.scope,
+  sessionId: m.sessionId,
+  subProblemId: m.subProblemId,
+  persona: m.persona,
+  category: m.category,
+  summary: m.summary,
+  position: m.position,
+  confidence: m.confidence,
+  anonymised: m.anonymised,
+  model: m.model,
+  promptVersion: m.promptVersion,
+  embeddingProvider: m.embeddingProvider,
+  embeddingDim: m.embeddingDim,
+  supersededBy: m.supersededBy,
+  supersededAt: m.supersededAt,
+  createdAt: m.createdAt,
+};
+/** With the exact timestamp for page cursors. */
+const fields = { ...base, cursorTs: exactTs(m.createdAt) };
+type Row = Omit<Memory, 'scope' | 'createdAt' | 'supersededAt'> & { scope: string; createdAt: Date; supersededAt: Date | null; cursorTs?: string };
+
+const toMemory = ({ cursorTs: _c, scope, createdAt, supersededAt, ...r }: Row): Memory => ({
+  ...r,
+  scope: scope as Memory['scope'],
+  supersededAt: iso(supersededAt),
+  createdAt: createdAt.toISOString(),
+});
+
+/** What scoring needs of every candidate, read by the candidate queries themselves (no extra round trip). */
+type Scoring = { category: string; created_ms: number };
+const SCORING = sql`category, (extract(epoch from created_at) * 1000)::float8 as created_ms`;
+
+const BATCH = 1000;
+const TEXT_CANDIDATES = 50;
+const VECTOR_CANDIDATES = 100;
+const CATEGORY_BOOST = 1.2;
+
+/** Which rows recall considers (bare column names, for the candidate queries). */
+export function recallFilter(tenantId: string, q: Pick<RecallQuery, 'persona' | 'excludeSessionId' | 'embeddingProvider'>): SQL {
+  const where = sql`tenant_id = ${tenantId} and scope = 'session' and persona = ${q.persona} and superseded_by is null`;
+  if (q.excludeSessionId) where.append(sql` and session_id <> ${q.excludeSessionId}`);
+  if (q.embeddingProvider) where.append(sql` and embedding_provider = ${q.embeddingProvider}`);
+  return where;
+}
+
+/** The two candidate queries recall runs for `q` (for EXPLAIN in tests and the bench). */
+export function recallQueries(tenantId: string, q: RecallQuery, pgvector: boolean): { text: SQL; vector: SQL } {
+  const where = recallFilter(tenantId, q);
+  return {
+    text: textShortlist(m, where, q.text, TEXT_CANDIDATES, SCORING),
+    vector: vectorShortlist(m, where, q.vector, VECTOR_CANDIDATES, pgvector, SCORING),
+  };
+}
+
+const count = async (exec: Exec, query: SQL) => (await rows<{ n: number }>(exec, query))[0]?.n ?? 0;
+
+export class MemoryStore {
+  private readonly vector: VectorPath;
+  private readonly lessons: LessonStore;
+  private readonly utterances: UtteranceStore;
+
+  constructor(
+    private readonly db: Exec,
+    opts: MemoryStoreOptions = {},
+  ) {
+    this.vector = new VectorPath(opts.vectorIndex ?? false);
+    this.lessons = new LessonStore(db, this.vector);
+    this.utterances = new UtteranceStore(db);
+  }
+
+  /** Idempotent on id (a re-run step writes nothing new). Returns how many rows were new. */
+  async insertMemories(tenantId: string, list: NewMemory[], exec: Exec = this.db): Promise<number> {
+    await assertSessionsOwned(exec, tenantId, list.map((r) => r.sessionId));
+    let n = 0;
+    for (let i = 0; i < list.length; i += BATCH) {
+      const values = list.slice(i, i + BATCH).map(({ createdAt, ...r }) => ({
+        ...r,
+        tenantId,
+        embeddingBits: embeddingBits(r.embedding),
+        embeddingDim: r.embedding.length,
+        ...(createdAt ? { createdAt } : {}),
+      }));
+      n += (await exec.insert(m).values(values).onConflictDoNothing({ target: m.id }).returning({ id: m.id })).length;
+    }
+    return n;
+  }
+
+  /** This expert's summaries of earlier sub-problems of the session, most recent first. */
+  async summariesFor(tenantId: string, sessionId: string, persona: string): Promise<Memory[]> {
+    const found = await this.db
+      .select(fields)
+      .from(m)
+      .where(and(eq(m.tenantId, tenantId), eq(m.sessionId, sessionId), eq(m.persona, persona), eq(m.scope, 'sub_problem')))
+      .orderBy(desc(m.createdAt), desc(m.id));
+    return found.map(toMemory);
+  }
+
+  /**
+   * Cross-session recall for one expert: full-text and vector candidates
+   * fused by reciprocal rank (k = 60), then weighted by recency (half-life)
+   * and a category match. Superseded memories never come back.
+   */
+  async recall(tenantId: string, q: RecallQuery): Promise<RecalledMemory[]> {
+    if (q.limit <= 0) return [];
+    if (!(q.halfLifeDays > 0)) throw new RangeError('halfLifeDays must be positive');
+    const where = recallFilter(tenantId, q);
+    return this.vector.run(this.db, async (exec) => {
+      const [text, vec] = await this.vector.both(
+        exec,
+        (x) => textCandidates<Scoring>(x, m, where, q.text, TEXT_CANDIDATES, SCORING),
+        (x) => vectorCandidates<Scoring>(x, m, where, q.vector, VECTOR_CANDIDATES, this.vector.on, SCORING),
+      );
+      const scoring = new Map<string, Scoring>([...text, ...vec].map((c) => [c.id, c]));
+      const top = fuse(text, vec)
+        .map((f) => {
+          const c = scoring.get(f.id)!;
+          const rec = recency(new Date(c.created_ms), q.now, q.halfLifeDays);
+          const categoryMatch = q.category !== undefined && c.category === q.category;
+          const score = f.rrf * rec * (categoryMatch ? CATEGORY_BOOST : 1);
+          return { id: f.id, score, ftsRank: f.ftsRank, vectorSimilarity: f.vectorSimilarity, recency: rec, categoryMatch };
+        })
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+        .slice(0, q.limit);
+      // Full rows only for what is returned.
+      const byId = await this.fetch(exec, tenantId, top.map((t) => t.id));
+      return top.flatMap((t) => {
+        const mem = byId.get(t.id);
+        return mem ? [{ ...mem, ...t }] : [];
+      });
+    });
+  }
+
+  /** Marks `oldId` contradicted by `newId` (both rows stay). False when either is not this tenant's, or it is already superseded by another. */
+  async supersede(tenantId: string, oldId: string, newId: string, at: Date, exec: Exec = this.db): Promise<boolean> {
+    if (oldId === newId) return false;
+    const updated = await exec
+      .update(m)
+      .set({ supersededBy: newId, supersededAt: at })
+      .where(
+        and(
+          eq(m.tenantId, tenantId),
+          eq(m.id, oldId),
+          or(isNull(m.supersededBy), eq(m.supersededBy, newId)),
+          sql`exists (select 1 from ${m} n where n.id = ${newId} and n.tenant_id = ${tenantId})`,
+        ),
+      )
+      .returning({ id: m.id });
+    return updated.length > 0;
+  }
+
+  /** Every memory of the persona, superseded ones included (the stance ledger), newest first. */
+  async history(tenantId: string, persona: string, limit = 500): Promise<Memory[]> {
+    const found = await this.db
+      .select(fields)
+      .from(m)
+      .where(and(eq(m.tenantId, tenantId), eq(m.persona, persona)))
+      .orderBy(desc(m.createdAt), desc(m.id))
+      .limit(limit);
+    return found.map(toMemory);
+  }
+
+  /** Newest first, keyset-paginated; `q` filters by full text. */
+  async list(
+    tenantId: string,
+    q: { persona?: string; q?: string; scope?: Memory['scope']; limit: number; cursor?: string },
+  ): Promise<{ items: Memory[]; nextCursor: string | null }> {
+    const found = await this.db
+      .select(fields)
+      .from(m)
+      .where(
+        and(
+          eq(m.tenantId, tenantId),
+          q.persona === undefined ? undefined : eq(m.persona, q.persona),
+          q.scope === undefined ? undefined : eq(m.scope, q.scope),
+          q.q ? sql`${m.tsv} @@ websearch_to_tsquery('english', ${q.q})` : undefined,
+          q.cursor === undefined ? undefined : before(m.createdAt, m.id, q.cursor),
+        ),
+      )
+      .orderBy(desc(m.createdAt), desc(m.id))
+      .limit(q.limit + 1);
+    const items = found.slice(0, q.limit);
+    const last = items.at(-1);
+    return { items: items.map(toMemory), nextCursor: found.length > q.limit && last ? encodeCursor(last.cursorTs, last.id) : null };
+  }
+
+  async get(tenantId: string, id: string): Promise<Memory | null> {
+    if (!isUuid(id)) return null;
+    return (await this.fetch(this.db, tenantId, [id])).get(id) ?? null;
+  }
+
+  /** Deletes one memory; rows it superseded become current again (their pointer would dangle). */
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return this.db.transaction(async (tx) => {
+      await tx
+        .update(m)
+        .set({ supersededBy: null, supersededAt: null })
+        .where(and(eq(m.tenantId, tenantId), eq(m.supersededBy, id)));
+      return (await tx.delete(m).where(and(eq(m.tenantId, tenantId), eq(m.id, id))).returning({ id: m.id })).length > 0;
+    });
+  }
+
+  /** Forgets a session: its memories, utterances and lesson sources; lessons only it supported go too. One transaction. */
+  async deleteSessionContributions(tenantId: string, sessionId: string) {
+    return this.db.transaction(async (tx) => {
+      await tx
+        .update(m)
+        .set({ supersededBy: null, supersededAt: null })
+        .where(
+          and(
+            eq(m.tenantId, tenantId),
+            ne(m.sessionId, sessionId),
+            inArray(m.supersededBy, tx.select({ id: m.id }).from(m).where(and(eq(m.tenantId, tenantId), eq(m.sessionId, sessionId)))),
+          ),
+        );
+      const memories = await count(
+        tx,
+        sql`with d as (delete from ${m} where tenant_id = ${tenantId} and session_id = ${sessionId} returning 1) select count(*)::int as n from d`,
+      );
+      const utterances = await this.utterances.deleteForSession(tx, tenantId, sessionId);
+      const { lessonsDeleted, lessonSourcesDeleted } = await this.lessons.detachSession(tx, tenantId, sessionId);
+      return { memories, utterances, lessonsDeleted, lessonSourcesDeleted };
+    });
+  }
+
+  /** Everything the tenant's memory holds, superseded rows included, embeddings left out. */
+  async exportTenant(tenantId: string): Promise<{ memories: Memory[]; lessons: (Lesson & { sourceSessionIds: string[] })[] }> {
+    const found = await this.db.select(fields).from(m).where(eq(m.tenantId, tenantId)).orderBy(m.createdAt, m.id);
+    return { memories: found.map(toMemory), lessons: await this.lessons.exportLessons(tenantId) };
+  }
+
+  // Lessons and novelty history live in their own stores; these keep one repository surface.
+  insertLesson(tenantId: string, l: NewLesson, sessionId: string, exec: Exec = this.db) {
+    return this.lessons.insertLesson(tenantId, l, sessionId, exec);
+  }
+  reinforceLesson(tenantId: string, id: string, sessionId: string, exec: Exec = this.db) {
+    return this.lessons.reinforceLesson(tenantId, id, sessionId, exec);
+  }
+  nearestLessons(tenantId: string, vector: number[], limit: number) {
+    return this.lessons.nearestLessons(tenantId, vector, limit);
+  }
+  searchLessons(tenantId: string, q: { text: string; vector: number[]; limit: number; minConfidence?: number }) {
+    return this.lessons.searchLessons(tenantId, q);
+  }
+  listLessons(tenantId: string, q: { q?: string; limit: number; cursor?: string }) {
+    return this.lessons.listLessons(tenantId, q);
+  }
+  insertUtterances(tenantId: string, list: NewUtterance[], exec: Exec = this.db) {
+    return this.utterances.insertUtterances(tenantId, list, exec);
+  }
+  utteranceHistory(tenantId: string, sessionId: string, subProblemId: string) {
+    return this.utterances.utteranceHistory(tenantId, sessionId, subProblemId);
+  }
+  purgeUtterances(olderThan: Date) {
+    return this.utterances.purgeUtterances(olderThan);
+  }
+
+  private async fetch(exec: Exec, tenantId: string, ids: string[]): Promise<Map<string, Memory>> {
+    if (!ids.length) return new Map();
+    const found = await exec
+      .select(base)
+      .from(m)
+      .where(and(eq(m.tenantId, tenantId), inArray(m.id, ids)));
+    return new Map(found.map((r) => [r.id, toMemory(r)]));
+  }
+}
+
+export { TenancyError } from './hybrid';
+export type { Lesson, LessonHit, NewLesson } from './lesson-store';
+export type { NewUtterance, Utterance } from './utterance-store';

@@ -1,0 +1,59 @@
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+/** Memory work that must stay off the request path and out of the session's run: its own queue. */
+export const memoryJobSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('contribute'), sessionId: z.uuid() }),
+  z.object({ kind: z.literal('lessons'), sessionId: z.uuid() }),
+  z.object({ kind: z.literal('cleanup') }),
+]);
+export type MemoryJob = z.infer<typeof memoryJobSchema>;
+
+export const memoryQueueName = (base: string) => `${base}-memory`;
+
+export class MemoryQueue {
+  readonly queue: Queue<MemoryJob>;
+
+  constructor(connection: Redis, base: string) {
+    this.queue = new Queue<MemoryJob>(memoryQueueName(base), {
+      connection,
+      defaultJobOptions: {
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 2000 },
+        removeOnComplete: { age: 3600, count: 1000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    });
+  }
+
+  /** After a session ends: contribute its memories (completed only) and extract lessons (completed or failed). */
+  async afterSession(sessionId: string, outcome: 'completed' | 'failed'): Promise<void> {
+    if (outcome === 'completed') await this.queue.add('contribute', { kind: 'contribute', sessionId }, { jobId: `${sessionId}.contribute` });
+    await this.queue.add('lessons', { kind: 'lessons', sessionId }, { jobId: `${sessionId}.lessons` });
+  }
+
+  /** The retention sweep of novelty history, daily. */
+  async scheduleCleanup(everyMs = 24 * 3600_000): Promise<void> {
+    await this.queue.upsertJobScheduler('novelty-retention', { every: everyMs }, { name: 'cleanup', data: { kind: 'cleanup' } });
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
+
+export function startMemoryWorker(
+  connection: Redis,
+  base: string,
+  handle: (job: MemoryJob) => Promise<unknown>,
+  log: (msg: string, extra?: object) => void,
+): Worker<MemoryJob> {
+  const worker = new Worker<MemoryJob>(memoryQueueName(base), async (job: Job<MemoryJob>) => handle(memoryJobSchema.parse(job.data)), {
+    connection,
+    concurrency: 2,
+  });
+  worker.on('failed', (job, err) => log('memory job failed', { job: job?.id, err: err.message }));
+  worker.on('error', (err) => log('memory worker error', { err: err.message }));
+  return worker;
+}
