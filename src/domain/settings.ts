@@ -37,6 +37,14 @@ export const engineSettingsSchema = z.object({
   subProblemTimeLimitMs: z.number().int().min(1000).default(5 * 60_000),
   /** Relevance to the sub-problem goal (0-10) under which the facilitator redirects. */
   driftRedirectBelow: z.number().min(0).max(10).default(6),
+  /**
+   * Novelty memory (seed 003), on the calibrated similarity scale: above
+   * `blockAbove` an expert is asked for something new or to pass, above
+   * `penaliseAbove` they speak later, below `boostBelow` sooner.
+   */
+  noveltyMemory: z
+    .object({ blockAbove: z.number().min(0).max(1), penaliseAbove: z.number().min(0).max(1), boostBelow: z.number().min(0).max(1) })
+    .default({ blockAbove: 0.8, penaliseAbove: 0.7, boostBelow: 0.6 }),
   /** Novelty under which a contribution is flagged as repetition. */
   repetitionNoveltyBelow: z.number().min(0).max(1).default(0.3),
   /** Contrarian moderator: agreement above this before this round. */

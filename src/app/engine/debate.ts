@@ -7,6 +7,7 @@ import { moderatorFor, type Moderator } from '../../domain/moderators';
 import { roundCap } from '../../domain/schedule';
 import { debatePhase, selectSpeakers, type DebatePhase } from '../../domain/speakers';
 import { stopDecision, type StopReason } from '../../domain/stopping';
+import { noveltyVerdicts, prioritise } from '../../domain/novelty';
 import { brief, nameOf, persona, round4, wordCount, type Engine } from './context';
 import type { Prices } from './prices';
 import type { RecalledMemory } from '../../ports/memory';
@@ -355,6 +356,10 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
     for (const [code, text] of Object.entries(carry.notices)) if (!turns.some((t) => t.persona === code)) next.notices[code] = text;
     if (round === 1 && Object.keys(inputs0.recalled).length) Object.assign(next.notices, await checkStances(e, sp, positions, inputs0.recalled));
     next.redirect = end.redirect;
+    // Novelty memory: who repeated themselves speaks later and is asked for something new; who brought new material, sooner.
+    const verdicts = noveltyVerdicts(end.metrics.noveltyByPersona, s);
+    wantsToSpeak = prioritise(wantsToSpeak, verdicts);
+    for (const code of verdicts.blocked) next.repeated.add(code);
     for (const [code, n] of Object.entries(end.metrics.noveltyByPersona)) if (n < s.repetitionNoveltyBelow) next.repeated.add(code);
     const positionList = Object.entries(positions).map(([c, position]) => `- ${nameOf(c)}: ${position}`).join('\n');
 
