@@ -71,7 +71,7 @@ const more = (extra?: SQL) => (extra ? sql`, ${extra}` : sql``);
 
 /** Full-text candidates, best ts_rank_cd first. `where` names bare columns of `table` and must include the tenant. */
 export async function textCandidates<E extends object = object>(exec: Exec, table: Searchable, where: SQL, text: string, limit: number, extra?: SQL) {
-  // websearch syntax: words are ANDed; callers wanting any-word matches write "a or b".
+  // Any word may match (ts_rank_cd rewards the rows matching more): recall passes whole statements.
   if (!text.trim()) return [];
   return rows<{ id: string; fts_rank: number } & E>(exec, textShortlist(table, where, text, limit, extra));
 }
@@ -79,7 +79,7 @@ export async function textCandidates<E extends object = object>(exec: Exec, tabl
 /** The query of textCandidates (exported so tests and the bench can EXPLAIN exactly what runs). */
 export function textShortlist(table: Searchable, where: SQL, text: string, limit: number, extra?: SQL): SQL {
   return sql`select id, ts_rank_cd(tsv, q)::float8 as fts_rank${more(extra)}
-    from ${table}, websearch_to_tsquery('english', ${text}) q
+    from ${table}, (select nullif(replace(plainto_tsquery('english', ${text})::text, ' & ', ' | '), '')::tsquery as q) as query
     where ${where} and tsv @@ q
     order by fts_rank desc, id limit ${limit}`;
 }

@@ -11,6 +11,7 @@ import { PERSONAS } from '../../src/domain/personas';
 
 interface Row {
   step_key: string;
+  phase: string;
   purpose: string;
   latency_ms: number;
   input_tokens: number;
@@ -27,13 +28,14 @@ export function stageOf(stepKey: string): string {
   return stepKey
     .replace(PERSONA, (_m, sp: string, r: string) => `${sp}/r${r}/turns`)
     .replace(/^(sp\d+)\/r(\d+)\/research\d+$/, '$1/r$2/research')
-    .replace(/^(sp\d+)\/(vote|calibrate)\/[a-z_]+$/, '$1/$2');
+    .replace(/^(sp\d+)\/(vote|calibrate|summary)\/[a-z_]+$/, '$1/$2');
 }
 
 /** Sum over sequential stages on the longest dependency chain of the slowest call in each stage. */
 export function criticalPathBound(rows: Row[], subProblems: { id: string; dependsOn: string[] }[]): number {
   const perStep = new Map<string, number>();
-  for (const r of rows) perStep.set(r.step_key, (perStep.get(r.step_key) ?? 0) + r.latency_ms);
+  // The memory jobs run after the session has ended: not part of its wall time.
+  for (const r of rows) if (!r.step_key.startsWith('after/')) perStep.set(r.step_key, (perStep.get(r.step_key) ?? 0) + r.latency_ms);
   const perStage = new Map<string, number>();
   for (const [step, ms] of perStep) {
     const stage = stageOf(step);
@@ -63,6 +65,17 @@ async function waitDone(url: string, id: string): Promise<Record<string, any>> {
   }
 }
 
+/** Waits (bounded) for the memory jobs that follow a session to append their events. */
+async function waitJobs(url: string, id: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const { items } = (await (await fetch(`${url}/v1/sessions/${id}/events?limit=1000`)).json()) as { items: { type: string }[] };
+    const types = new Set(items.map((e) => e.type));
+    if (types.has('lessons.extracted') && (types.has('memory.contributed') || types.has('session.failed'))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function create(url: string, body: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${url}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return ((await res.json()) as { id: string }).id;
@@ -79,6 +92,8 @@ export async function deliberationBench(url: string, databaseUrl: string, latenc
   const out: string[] = [];
   const ratios: number[] = [];
   const perSession: { calls: number; input: number; output: number; cost: number; sps: number }[] = [];
+  let expertMemoryCost = 0;
+  let memoryJobCost = 0;
   let cacheable = 0;
   let cacheableLong = 0;
   let inputAll = 0;
@@ -87,7 +102,8 @@ export async function deliberationBench(url: string, databaseUrl: string, latenc
   for (const sc of scenarios) {
     const id = await create(url, { problem: sc.problem, context: sc.context, seed: `bench-${sc.id}` });
     const s = await waitDone(url, id);
-    const rows = (await db.query<Row>('select step_key, purpose, latency_ms, input_tokens, output_tokens, cost_usd::float8 as cost_usd, prefix_tokens, prefix_hash from llm_calls where session_id = $1 order by id', [id])).rows;
+    await waitJobs(url, id);
+    const rows = (await db.query<Row>('select step_key, phase, purpose, latency_ms, input_tokens, output_tokens, cost_usd::float8 as cost_usd, prefix_tokens, prefix_hash from llm_calls where session_id = $1 order by id', [id])).rows;
     const subProblems = (s.results?.subProblems ?? []) as { id: string; dependsOn: string[] }[];
     const wall = Date.parse(s.ended_at) - Date.parse(s.started_at);
     const bound = criticalPathBound(rows, subProblems);
@@ -102,6 +118,8 @@ export async function deliberationBench(url: string, databaseUrl: string, latenc
       inputAll += r.input_tokens;
     }
     const t = { calls: rows.length, input: sum(rows, 'input_tokens'), output: sum(rows, 'output_tokens'), cost: sum(rows, 'cost_usd'), sps: subProblems.length };
+    expertMemoryCost += sum(rows.filter((r) => r.phase === 'expert_memory'), 'cost_usd');
+    memoryJobCost += sum(rows.filter((r) => r.step_key.startsWith('after/') || r.step_key.startsWith('memory/')), 'cost_usd');
     perSession.push(t);
     out.push(
       `${sc.id.padEnd(20)}${String(t.sps).padStart(12)}${String(t.calls).padStart(7)}${String(t.input).padStart(11)}${String(t.output).padStart(12)}  ${usd(t.cost).padStart(8)}${(wall / 1000).toFixed(2).padStart(9)}${(bound / 1000).toFixed(2).padStart(9)}${(wall / bound).toFixed(3).padStart(7)}`,
@@ -115,6 +133,9 @@ export async function deliberationBench(url: string, databaseUrl: string, latenc
   );
   const totalCost = perSession.reduce((a, x) => a + x.cost, 0);
   out.push(`per sub-problem (mean over ${spCount}): ${(perSession.reduce((a, x) => a + x.calls, 0) / spCount).toFixed(1)} calls, ${usd(totalCost / spCount)}`);
+  out.push(
+    `memory cost share: expert summaries across sub-problems ${((100 * expertMemoryCost) / totalCost).toFixed(1)}% (target < 5%); recall, lessons and the post-session memory jobs ${((100 * memoryJobCost) / totalCost).toFixed(1)}%`,
+  );
   out.push(
     `prompt cache: ${((100 * cacheable) / inputAll).toFixed(1)}% of input tokens are a repeated stable prefix; ${((100 * cacheableLong) / inputAll).toFixed(1)}% counting only prefixes ≥ 1,024 tokens (the provider's minimum)`,
   );

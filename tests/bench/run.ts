@@ -16,6 +16,7 @@ import http from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { deliberationBench } from './deliberation';
+import { memoryBench } from './memory';
 import { ensureDatabase } from '../../src/db/client';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -192,3 +193,6 @@ console.log(
 );
 console.log(`commit → receipt delay       over ${fan.delays.length} deliveries: p50 ${fmt(pct(fan.delays, 50))} ms, p99 ${fmt(pct(fan.delays, 99))} ms (target p99 < 50 ms)`);
 for (const line of deliberation) console.log(line);
+
+// Memory recall at 100,000 rows: its own database work, no service needed (BENCH_SKIP_MEMORY=1 skips it).
+if (!process.env.BENCH_SKIP_MEMORY) for (const line of await memoryBench(DATABASE_URL)) console.log(line);

@@ -147,7 +147,8 @@ describe('MemoryStore', () => {
     const t = tenant('recency');
     const s = await session(t);
     const old = memory(s, { summary: 'Hire a second engineer before launch', createdAt: daysAgo(60) });
-    const recent = memory(s, { summary: 'Hire a second engineer before the launch date', createdAt: daysAgo(1) });
+    // A weaker match on both sides (no "launch"), so without decay the old one wins outright, never on a tie-break.
+    const recent = memory(s, { summary: 'Hire a second engineer soon', createdAt: daysAgo(1) });
     await store.insertMemories(t, [old, recent]);
 
     const got = await store.recall(t, recallQ('Hire a second engineer before launch'));
