@@ -1,3 +1,4 @@
+import type { NewMemory } from '../ports/memory';
 import { and, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { expertMemories } from '../db/schema';
 import {
@@ -27,23 +28,8 @@ import { embeddingBits } from './vectors';
  * method takes the tenant and every query filters by it.
  */
 
-export interface NewMemory {
-  id: string;
-  scope: 'sub_problem' | 'session';
-  sessionId: string;
-  subProblemId: string;
-  persona: string;
-  category: string;
-  summary: string;
-  position: string;
-  confidence: number;
-  anonymised: boolean;
-  model: string;
-  promptVersion: string;
-  embedding: number[];
-  embeddingProvider: string;
-  createdAt?: Date;
-}
+/** A row to write: the shape the engine's memory port defines. */
+export type { NewMemory };
 
 export interface Memory extends Omit<NewMemory, 'embedding' | 'createdAt'> {
   tenantId: string;

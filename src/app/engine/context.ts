@@ -19,11 +19,8 @@ export class RefusedError extends Error {
   }
 }
 
-/** Everything a phase of the deliberation needs; built once per run. */
-export interface Engine {
-  run: SessionRun;
-  settings: EngineSettings;
-  embedder: Embedder;
+/** What the run knows about the session before the deliberation starts. */
+export interface EngineSession {
   problem: string;
   context: string;
   tenantId: string;
@@ -33,19 +30,16 @@ export interface Engine {
   memory: MemoryPort | null;
   memorySettings: MemorySettings;
   models: { fast: string; smart: string };
+}
+
+/** Everything a phase of the deliberation needs; built once per run. */
+export interface Engine extends EngineSession {
+  run: SessionRun;
+  settings: EngineSettings;
+  embedder: Embedder;
   /** The problem's category, known after intake (memory is keyed by it). */
   category: string;
   prompt(name: string, vars: Record<string, unknown>): RenderedPrompt;
-}
-
-export interface EngineSession {
-  problem: string;
-  context: string;
-  tenantId: string;
-  budgetUsd: number | null;
-  memory: MemoryPort | null;
-  memorySettings: MemorySettings;
-  models: { fast: string; smart: string };
 }
 
 export function createEngine(
