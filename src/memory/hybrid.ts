@@ -69,17 +69,32 @@ type Searchable = typeof expertMemories | typeof lessons;
 /** Extra select-list columns a caller wants with its candidates (bare names of `table`). */
 const more = (extra?: SQL) => (extra ? sql`, ${extra}` : sql``);
 
+/**
+ * The words a full-text search keeps from a whole statement: its three
+ * longest distinct words (the most specific, as a rule), all required.
+ * Requiring every word of a statement would almost never match; allowing any
+ * word ranks most of an expert's rows on each recall (measured: p95 55 ms
+ * against 13 ms at 100,000 rows). The vector side covers what this misses.
+ */
+export function keyTerms(text: string, max = 3): string {
+  const words = [...new Set(text.toLowerCase().match(/[a-z][a-z0-9'-]{3,}/g) ?? [])];
+  return words
+    .sort((a, b) => b.length - a.length || a.localeCompare(b))
+    .slice(0, max)
+    .join(' ');
+}
+
 /** Full-text candidates, best ts_rank_cd first. `where` names bare columns of `table` and must include the tenant. */
 export async function textCandidates<E extends object = object>(exec: Exec, table: Searchable, where: SQL, text: string, limit: number, extra?: SQL) {
-  // Any word may match (ts_rank_cd rewards the rows matching more): recall passes whole statements.
-  if (!text.trim()) return [];
-  return rows<{ id: string; fts_rank: number } & E>(exec, textShortlist(table, where, text, limit, extra));
+  const terms = keyTerms(text);
+  if (!terms) return [];
+  return rows<{ id: string; fts_rank: number } & E>(exec, textShortlist(table, where, terms, limit, extra));
 }
 
 /** The query of textCandidates (exported so tests and the bench can EXPLAIN exactly what runs). */
 export function textShortlist(table: Searchable, where: SQL, text: string, limit: number, extra?: SQL): SQL {
   return sql`select id, ts_rank_cd(tsv, q)::float8 as fts_rank${more(extra)}
-    from ${table}, (select nullif(replace(plainto_tsquery('english', ${text})::text, ' & ', ' | '), '')::tsquery as q) as query
+    from ${table}, plainto_tsquery('english', ${text}) q
     where ${where} and tsv @@ q
     order by fts_rank desc, id limit ${limit}`;
 }
