@@ -24,6 +24,15 @@ const seat = z.object({ code: z.string(), name: z.string(), title: z.string() })
 const subProblemRef = { subProblemId: z.string() };
 
 const disclaimer = z.object({ kind: z.string(), text: z.string() });
+/** Where a remembered item came from: the memory API and `memory.recalled` show the same. */
+export const provenanceSchema = z.object({
+  sessionId: z.string(),
+  subProblemId: z.string(),
+  expert: z.string(),
+  date: z.string(),
+  model: z.string(),
+  promptVersion: z.string(),
+});
 const metrics = z.object({
   round: z.number().int(),
   novelty: z.number().describe('Mean novelty of the round against all earlier contributions (1 − max decayed similarity)'),
@@ -171,14 +180,7 @@ export const eventDataSchemas = {
         summary: z.string(),
         position: z.string(),
         score: z.number(),
-        provenance: z.object({
-          sessionId: z.string(),
-          subProblemId: z.string(),
-          expert: z.string(),
-          date: z.string(),
-          model: z.string(),
-          promptVersion: z.string(),
-        }),
+        provenance: provenanceSchema,
       }),
     ),
   }),

@@ -1,17 +1,9 @@
 import { z } from 'zod';
+import { provenanceSchema } from '../../domain/events';
 import type { ApiDeps } from '../deps';
 import { HttpProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
 import { sessionIdParams } from '../schemas';
-
-const provenance = z.object({
-  sessionId: z.string(),
-  subProblemId: z.string(),
-  expert: z.string(),
-  date: z.string(),
-  model: z.string(),
-  promptVersion: z.string(),
-});
 
 const memorySchema = z
   .object({
@@ -25,7 +17,7 @@ const memorySchema = z
     anonymised: z.boolean(),
     supersededBy: z.string().nullable().describe('A newer memory that contradicted this one; both are kept'),
     supersededAt: z.string().nullable(),
-    provenance,
+    provenance: provenanceSchema,
   })
   .meta({ id: 'Memory' });
 
