@@ -137,3 +137,32 @@ describe('a session end to end (simulated board, real Postgres and Redis)', () =
     expect(all.length).toBe(s.last_seq);
   });
 });
+
+describe('transcript', () => {
+  it('reads a finished session as Markdown with section breaks, speaker labels, votes and the recommendation, and as JSON', async () => {
+    const id = await createSession(stack.url, { ...problem, seed: 'transcript' });
+    await waitForStatus(stack.url, id, ['completed']);
+    const res = await fetch(`${stack.url}/v1/sessions/${id}/transcript`);
+    expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
+    const md = await res.text();
+    expect(md).toMatch(/## === PROBLEM ===/);
+    expect(md).toMatch(/## === SUB-PROBLEM 1 OF \d+: /);
+    expect(md).toMatch(/### Round 1\/\d+ \(opening\)/);
+    expect(md).toMatch(/\*\*\[FACILITATOR\]\*\*/);
+    expect(md).toMatch(/votes [A-D] \(confidence/);
+    expect(md).toMatch(/## === RECOMMENDATION ===/);
+    const board = (await getJson(`${stack.url}/v1/sessions/${id}`)).results.board as { name: string }[];
+    expect(md).toContain(`**[${board[0]!.name}]**`);
+
+    const concise = await (await fetch(`${stack.url}/v1/sessions/${id}/transcript?verbosity=concise`)).text();
+    const detailed = await (await fetch(`${stack.url}/v1/sessions/${id}/transcript?verbosity=detailed`)).text();
+    expect(concise.length).toBeLessThan(md.length);
+    expect(detailed.length).toBeGreaterThan(md.length);
+    expect(concise).not.toMatch(/### Round/);
+    expect(detailed).toMatch(/novelty [\d.]+, convergence/);
+
+    const json = await getJson(`${stack.url}/v1/sessions/${id}/transcript?format=json`);
+    expect(json.entries.at(-1).kind).toBe('recommendation');
+    expect((await fetch(`${stack.url}/v1/sessions/${id}/transcript?verbosity=loud`)).status).toBe(400);
+  });
+});

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { envelopeSchema, event } from '../../domain/events';
 import { InvalidCursorError } from '../../db/session-store';
+import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
 import { estimateMinimumSessionCostUsd } from '../../domain/budget';
 import { tierPrices } from '../../config/config';
 import { HttpProblem, notFound, problemSchema } from '../problem';
@@ -148,5 +149,34 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     },
   });
 
-  return [create, list, get, events];
+  const transcript = defineRoute({
+    method: 'GET',
+    path: '/v1/sessions/{id}/transcript',
+    operationId: 'getTranscript',
+    summary: 'The session as people read it, Markdown or JSON',
+    description: 'Built from the event log, so it is available at any time, for a running session too. `concise` keeps decisions; `standard` the debate; `detailed` adds metrics, calibration and facilitator notes.',
+    tags: ['sessions'],
+    params: sessionIdParams,
+    query: z.object({
+      format: z.enum(['markdown', 'json']).default('markdown'),
+      verbosity: z.enum(['concise', 'standard', 'detailed']).default('standard'),
+    }),
+    responses: {
+      200: {
+        description: 'The transcript (text/markdown, or JSON entries with format=json)',
+        contentType: 'text/markdown',
+      },
+      ...problems,
+    },
+    handler: async ({ params, query, reply }) => {
+      const row = await store.get(params.id, tenant);
+      if (!row) throw notFound(`session ${params.id}`);
+      const entries = transcriptEntries(await store.events(row.id, 0, 100_000), query.verbosity);
+      if (query.format === 'json') return { id: row.id, status: row.status, verbosity: query.verbosity, entries };
+      reply.type('text/markdown; charset=utf-8');
+      return transcriptMarkdown(entries);
+    },
+  });
+
+  return [create, list, get, events, transcript];
 }

@@ -1,0 +1,122 @@
+import type { Envelope } from './events';
+
+export type Verbosity = 'concise' | 'standard' | 'detailed';
+
+export interface TranscriptEntry {
+  seq: number;
+  section: string | null;
+  speaker: string | null;
+  kind: string;
+  text: string;
+}
+
+type Data = Record<string, any>;
+
+/**
+ * A session's log as people read it (the spec's console conventions: section
+ * breaks, speaker labels, progress, votes, the recommendation). Pure: the same
+ * log always reads the same. `concise` keeps decisions, `standard` the debate,
+ * `detailed` adds metrics, calibration and facilitator notes.
+ */
+export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'standard'): TranscriptEntry[] {
+  const out: TranscriptEntry[] = [];
+  const names = new Map<string, string>();
+  let total = 0;
+  const add = (e: Envelope, kind: string, text: string, speaker: string | null = null, section: string | null = null) =>
+    out.push({ seq: e.seq, section, speaker, kind, text });
+  const debate = verbosity !== 'concise';
+  const detailed = verbosity === 'detailed';
+  for (const e of events) {
+    const d = e.data as Data;
+    switch (e.type) {
+      case 'session.created':
+        add(e, 'problem', `${d.problem}${d.context ? `\n\nContext: ${d.context}` : ''}`, null, 'PROBLEM');
+        break;
+      case 'problem.stated':
+        add(e, 'statement', [d.statement, ...(d.assumptions as string[]).map((a) => `Assumption: ${a}`)].join('\n'), 'FACILITATOR', 'PROBLEM STATEMENT');
+        break;
+      case 'decomposition.completed':
+        total = (d.subProblems as unknown[]).length;
+        add(e, 'decomposition', (d.subProblems as Data[]).map((s, i) => `${i + 1}. ${s.title} — ${s.goal}`).join('\n'), 'FACILITATOR', 'DECOMPOSITION');
+        break;
+      case 'board.assembled':
+        for (const m of d.members as Data[]) names.set(m.code, m.name);
+        add(e, 'board', (d.members as Data[]).map((m) => `${m.name}, ${m.title}: ${m.rationale}`).join('\n'), 'FACILITATOR', 'THE BOARD');
+        break;
+      case 'subproblem.started': {
+        const index = Number(String(d.subProblemId).slice(2));
+        add(e, 'subproblem', `Goal: ${d.goal}`, null, `SUB-PROBLEM ${index} OF ${total || index}: ${String(d.title).toUpperCase()}`);
+        break;
+      }
+      case 'round.started':
+        if (debate) add(e, 'round', `Round ${d.round}/${d.maxRounds} (${d.phase})`);
+        break;
+      case 'contribution.completed':
+        if (debate) add(e, 'contribution', detailed ? `${d.text}\n(position: ${d.position})` : d.text, names.get(d.persona) ?? d.name);
+        break;
+      case 'facilitator.message':
+        if (detailed || (debate && d.kind !== 'summary')) add(e, 'facilitator', d.text, 'FACILITATOR');
+        break;
+      case 'moderator.intervened':
+        if (debate) add(e, 'moderator', d.text, `MODERATOR (${String(d.moderator).toUpperCase()})`);
+        break;
+      case 'research.completed':
+        if (debate) add(e, 'research', `${d.query}\n${d.findings}`, 'RESEARCHER (model knowledge)');
+        break;
+      case 'round.completed':
+        if (detailed) {
+          const m = d.metrics as Data;
+          add(e, 'metrics', `novelty ${m.novelty}, convergence ${m.convergence}, conflict ${m.conflict}, relevance ${m.relevance}/10 — ${(d.stop as Data).detail}`);
+        }
+        break;
+      case 'options.proposed':
+        add(e, 'options', (d.options as Data[]).map((o) => `${o.id}. ${o.title} (${String(o.reversibility).replace('_', '-')} door): ${o.description}`).join('\n'), 'FACILITATOR');
+        break;
+      case 'vote.cast':
+        if (debate) add(e, 'vote', `votes ${d.optionId} (confidence ${Number(d.confidence).toFixed(2)}): ${d.rationale}`, names.get(d.persona) ?? d.name);
+        break;
+      case 'votes.calibrated':
+        if (detailed) add(e, 'calibration', (d.changes as Data[]).map((c) => `${names.get(c.persona) ?? c.persona}: ${c.before} → ${c.after}`).join('\n'));
+        break;
+      case 'vote.completed': {
+        const t = d.tally as Data;
+        const result = t.winner ? `option ${t.winner}` : t.deferred ? 'deferred (no supermajority for a one-way door)' : `a tie between ${(t.tie as string[]).join(' and ')}`;
+        add(e, 'tally', `${t.why} Votes: ${JSON.stringify(t.distribution)}. Result: ${result}.`, 'FACILITATOR');
+        break;
+      }
+      case 'synthesis.completed':
+        add(e, 'synthesis', [d.synthesis.recommendation, d.commitment.statement, ...(d.disclaimers as Data[]).map((x) => `Note: ${x.text}`)].join('\n\n'), 'FACILITATOR');
+        break;
+      case 'recommendation.completed':
+        add(
+          e,
+          'recommendation',
+          [d.summary, '', ...(d.steps as string[]).map((s, i) => `${i + 1}. ${s}`), '', `Confidence: ${d.confidence}`, ...(d.disclaimers as Data[]).map((x) => `Note: ${x.text}`)].join('\n'),
+          'FACILITATOR',
+          'RECOMMENDATION',
+        );
+        break;
+      case 'guardrail.refused':
+        add(e, 'refused', `Declined: ${d.reason}`, 'FACILITATOR');
+        break;
+      case 'session.failed':
+        add(e, 'failed', `The session failed: ${d.reason}`, null, 'ENDED');
+        break;
+      case 'session.cancelled':
+        add(e, 'cancelled', `Cancelled: ${d.reason}`, null, 'ENDED');
+        break;
+    }
+  }
+  return out;
+}
+
+/** Markdown: `=== SECTION ===` breaks, bold speaker labels, one paragraph per entry. */
+export function transcriptMarkdown(entries: TranscriptEntry[]): string {
+  const lines: string[] = [];
+  for (const e of entries) {
+    if (e.section) lines.push('', `## === ${e.section} ===`, '');
+    if (e.kind === 'round') lines.push(`### ${e.text}`, '');
+    else lines.push(e.speaker ? `**[${e.speaker}]** ${e.text}` : e.text, '');
+  }
+  return `${lines.join('\n').trim()}\n`;
+}
