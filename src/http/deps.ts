@@ -12,6 +12,8 @@ export interface ApiDeps {
   queue: SessionsQueue;
   hub: EventHub;
   providerName: string;
+  /** Tells the workers to abort a session's run (the record is already cancelled). */
+  cancel(sessionId: string): Promise<void>;
   /** Expert memory and lessons; routes answer 503 without it. */
   memory: MemoryStore | null;
   /** Open SSE streams: each closer ends its stream with a stream-level closing event. */

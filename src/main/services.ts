@@ -17,7 +17,7 @@ import { enableVectorIndex } from '../memory/pgvector';
 import { MemoryQueue, startMemoryWorker } from '../queue/memory-queue';
 import { createGateway } from '../llm/provider';
 import { loadPrompts } from '../llm/prompts';
-import { openRedis, RedisNotifier } from '../queue/redis';
+import { CANCEL_CHANNEL, openRedis, RedisNotifier, sessionChannel } from '../queue/redis';
 import { startSessionWorker } from '../queue/session-worker';
 import { SessionsQueue } from '../queue/sessions-queue';
 
@@ -52,6 +52,10 @@ export async function startApi(config: Config, log: Logger = createLogger(config
   );
   const streams = new Set<(reason: string) => void>();
   const app = await buildApp({
+    cancel: async (sessionId: string) => {
+      await redis.publish(CANCEL_CHANNEL, sessionId);
+      await redis.publish(sessionChannel(sessionId), 'cancelled');
+    },
     config,
     store,
     memory: new MemoryStore(database.db),
@@ -143,6 +147,12 @@ export async function startWorker(
     },
     (msg, extra) => log.info(extra ?? {}, msg),
   );
+  // Cancellation reaches the worker running the session, which aborts its in-flight model call.
+  const cancels = openRedis(config.REDIS_URL, 'bo1-worker-cancel');
+  cancels.on('message', (_channel: string, sessionId: string) => {
+    if (worker.cancel(sessionId)) log.info({ sessionId }, 'session cancelled: run aborted');
+  });
+  await cancels.subscribe(CANCEL_CHANNEL);
   const sweep = async () => {
     try {
       const requeued = await reconcile(store, queue, config.RECONCILE_STALE_MS);
@@ -164,6 +174,7 @@ export async function startWorker(
       await memoryQueue.close();
       jobsConnection.disconnect();
       memoryConnection.disconnect();
+      cancels.disconnect();
       redis.disconnect();
       await database.close();
     },

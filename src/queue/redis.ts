@@ -18,3 +18,6 @@ export class RedisNotifier implements Notifier {
     await this.redis.publish(sessionChannel(sessionId), String(lastSeq));
   }
 }
+
+/** Cancellations are broadcast: whichever worker runs the session aborts it. */
+export const CANCEL_CHANNEL = 'bo1:cancel';

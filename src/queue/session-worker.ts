@@ -13,6 +13,8 @@ export interface WorkerSettings {
 
 export interface SessionWorker {
   worker: Worker<AdvanceJob>;
+  /** Aborts the run of this session on this worker, if any (the in-flight model call included). */
+  cancel(sessionId: string): boolean;
   /** Stops taking jobs, lets in-flight steps commit, hands unfinished sessions back to the queue. */
   close(): Promise<void>;
 }
@@ -24,15 +26,19 @@ export interface SessionWorker {
  */
 export function startSessionWorker(deps: RunnerDeps, connection: Redis, s: WorkerSettings, log: (msg: string, extra?: object) => void): SessionWorker {
   let stopping = false;
+  const running = new Map<string, AbortController>();
   const worker = new Worker<AdvanceJob>(
     s.queueName,
     async (job: Job<AdvanceJob>, token?: string) => {
       const { sessionId } = advanceJobSchema.parse(job.data);
       const attempts = job.opts.attempts ?? 1;
+      const abort = new AbortController();
+      running.set(sessionId, abort);
       try {
         const outcome = await runSession(deps, sessionId, {
           finalAttempt: job.attemptsMade + 1 >= attempts,
           shouldRelease: () => stopping,
+          signal: abort.signal,
         });
         log('session run ended', { sessionId, outcome, attempt: job.attemptsMade + 1 });
         return outcome;
@@ -43,6 +49,8 @@ export function startSessionWorker(deps: RunnerDeps, connection: Redis, s: Worke
           throw new DelayedError();
         }
         throw err;
+      } finally {
+        if (running.get(sessionId) === abort) running.delete(sessionId);
       }
     },
     {
@@ -57,6 +65,11 @@ export function startSessionWorker(deps: RunnerDeps, connection: Redis, s: Worke
   worker.on('error', (err) => log('worker error', { err: err.message }));
   return {
     worker,
+    cancel: (sessionId) => {
+      const abort = running.get(sessionId);
+      abort?.abort(new Error('cancelled'));
+      return !!abort;
+    },
     close: async () => {
       stopping = true;
       await worker.close();

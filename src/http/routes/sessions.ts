@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { envelopeSchema, event } from '../../domain/events';
-import { InvalidCursorError } from '../../db/session-store';
+import { InvalidCursorError, LeaseLostError, TERMINAL_STATUSES, type SessionStatus } from '../../db/session-store';
 import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
 import { estimateMinimumSessionCostUsd } from '../../domain/budget';
 import { tierPrices } from '../../config/config';
@@ -10,6 +10,7 @@ import { defineRoute, type RouteDef } from '../route';
 import {
   createdSchema,
   createSessionBody,
+  linksSchema,
   eventsQuery,
   listQuery,
   listSchema,
@@ -178,5 +179,39 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     },
   });
 
-  return [create, list, get, events, transcript];
+  const cancel = defineRoute({
+    method: 'POST',
+    path: '/v1/sessions/{id}/cancel',
+    operationId: 'cancelSession',
+    summary: 'Kill switch: stop the session now',
+    description:
+      'Ends the session as `cancelled` with a `session.cancelled` event, and aborts the model call in flight on whichever worker runs it. Everything it produced so far stays readable (events, transcript).',
+    tags: ['sessions'],
+    params: sessionIdParams,
+    responses: {
+      200: { description: 'Cancelled', schema: z.object({ id: z.uuid(), status: z.literal('cancelled'), links: linksSchema }) },
+      404: problems[404],
+      409: { description: 'The session has already ended', schema: problemSchema },
+    },
+    handler: async ({ params }) => {
+      const row = await store.get(params.id, tenant);
+      if (!row) throw notFound(`session ${params.id}`);
+      const ended = () => new HttpProblem(409, 'already-ended', 'Session already ended', `session ${row.id} is already ${row.status}`);
+      if (TERMINAL_STATUSES.has(row.status as SessionStatus)) throw ended();
+      try {
+        await store.commit(row.id, null, {
+          events: [event('session.cancelled', { reason: 'cancelled by the client' })],
+          patch: { status: 'cancelled', phase: 'cancelled', ended: true },
+        });
+      } catch (err) {
+        // Finished between the read and the commit.
+        if (err instanceof LeaseLostError) throw ended();
+        throw err;
+      }
+      await deps.cancel(row.id).catch((err: Error) => log.warn({ err, sessionId: row.id }, 'cancel broadcast failed; the run stops at its next commit'));
+      return { id: row.id, status: 'cancelled' as const, links: linksFor(row.id) };
+    },
+  });
+
+  return [create, list, get, events, transcript, cancel];
 }
