@@ -37,12 +37,50 @@ export const sessions = pgTable(
     /** The bounded case memory (seed 001), updated with every step. */
     caseMemory: jsonb('case_memory').notNull().default(sql`'{}'::jsonb`),
     error: jsonb('error'),
+    /** The checkpoint the session waits on while `awaiting_input` (interactive mode); null otherwise. */
+    checkpoint: jsonb('checkpoint'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     startedAt: ts('started_at'),
     endedAt: ts('ended_at'),
   },
   (t) => [index('sessions_tenant_created_idx').on(t.tenantId, t.createdAt, t.id), index('sessions_status_idx').on(t.status)],
+);
+
+/** API keys: only a SHA-256 of the secret is stored; `prefix` identifies a key in listings and logs. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: text('tenant_id').notNull(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    hash: text('hash').notNull().unique(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    revokedAt: ts('revoked_at'),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [index('api_keys_tenant_idx').on(t.tenantId)],
+);
+
+/**
+ * Idempotency-Key records: the first request with a key claims the row
+ * (`response` null while it runs), later ones with the same key replay the
+ * stored response or are told the body differs.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    tenantId: text('tenant_id').notNull(),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    response: jsonb('response'),
+    headers: jsonb('headers'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
 /** The append-only log a client sees: gapless `seq` from 1 per session. */

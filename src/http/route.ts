@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { HttpProblem, validationProblem } from './problem';
+import { OPEN_CALLER } from './caller';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -16,6 +17,8 @@ export interface Input<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The caller's tenant: every read and write of the handler is scoped to it. */
+  tenant: string;
   req: FastifyRequest;
   reply: FastifyReply;
 }
@@ -64,7 +67,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDef<any, any, any>
         throw new HttpProblem(415, 'unsupported-media-type', 'Unsupported Media Type', 'send the body as application/json');
       }
       const body = def.body ? parse(def.body, req.body, 'body') : undefined;
-      return def.handler({ params, query, body, req, reply });
+      return def.handler({ params, query, body, tenant: (req.caller ?? OPEN_CALLER).tenantId, req, reply });
     },
   });
 }

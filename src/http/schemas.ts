@@ -4,6 +4,29 @@ import { engineSettingsSchema } from '../domain/settings';
 
 export const STATUSES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
 
+export const CHECKPOINT_KINDS = ['clarification', 'statement', 'sub_problems', 'board', 'round_end', 'next_sub_problem'] as const;
+
+export const checkpointSettingsSchema = z.strictObject({
+  clarification: z.boolean().default(true).describe('Answer the clarifying questions (unanswered ones become recorded assumptions)'),
+  statement: z.boolean().default(true).describe('Confirm or edit the problem statement'),
+  sub_problems: z.boolean().default(true).describe('Review the sub-problems: edit, merge, add, remove'),
+  board: z.boolean().default(true).describe('Review the board: swap, remove, ask for a kind of expert'),
+  round_end: z.boolean().default(true).describe('After each debate round: continue, skip to the vote, intervene, skip to the final recommendation'),
+  next_sub_problem: z.boolean().default(true).describe('Before the next sub-problem: continue or skip to the final recommendation'),
+  expires_in_seconds: z
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 3600)
+    .default(24 * 3600)
+    .describe('How long a checkpoint waits for an answer'),
+  on_expiry: z
+    .enum(['continue', 'cancel'])
+    .default('continue')
+    .describe('What an expired checkpoint does: continue with what is proposed (recorded as resolved by expiry), or cancel the session'),
+});
+export type CheckpointSettings = z.infer<typeof checkpointSettingsSchema>;
+
 export const createSessionBody = (maxChars: number) =>
   z.strictObject({
     problem: z
@@ -25,7 +48,11 @@ export const createSessionBody = (maxChars: number) =>
       .max(128)
       .optional()
       .describe('Seed for the simulated provider: the same seed and problem give the same deliberation'),
-    mode: z.enum(['auto']).default('auto').describe('auto: no pauses; clarifications become recorded assumptions'),
+    mode: z
+      .enum(['auto', 'interactive'])
+      .default('auto')
+      .describe('auto: no pauses, clarifications become recorded assumptions. interactive: the session stops at each enabled checkpoint (status awaiting_input) until it is resolved'),
+    checkpoints: checkpointSettingsSchema.optional().describe('Interactive mode only: which checkpoints are on (all by default) and what happens when one expires'),
     budget_usd: z
       .number()
       .positive()
@@ -44,6 +71,10 @@ export const createSessionBody = (maxChars: number) =>
       .strict()
       .optional()
       .describe('Deliberation settings for this session (round caps, thresholds, panel sizes), merged over the deployment\'s'),
+  }).superRefine((b, ctx) => {
+    if (b.checkpoints && b.mode !== 'interactive') {
+      ctx.addIssue({ code: 'custom', path: ['checkpoints'], message: 'only applies with mode "interactive"' });
+    }
   });
 
 export const sessionIdParams = z.object({ id: z.uuid({ error: 'must be a session id (UUID)' }) });

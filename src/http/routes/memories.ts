@@ -69,7 +69,6 @@ const toLesson = (l: Row) => ({
 
 /** Memory and lessons with provenance; deletion cascades to everything derived. Tenant-scoped in the store. */
 export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
-  const tenant = 'default';
   const memory = () => {
     if (!deps.memory) throw new HttpProblem(503, 'memory-unavailable', 'Memory unavailable', 'this deployment runs without expert memory');
     return deps.memory;
@@ -95,7 +94,7 @@ export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         ...page,
       }),
       responses: { 200: { description: 'One page', schema: z.object({ items: z.array(memorySchema), next_cursor: z.string().nullable() }) }, 400: problems[400] },
-      handler: async ({ query }) => {
+      handler: async ({ query, tenant }) => {
         const p = await memory()
           .list(tenant, {
             limit: query.limit,
@@ -115,7 +114,7 @@ export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       summary: 'Everything this tenant\'s board remembers: memories and lessons (without embeddings)',
       tags: ['memory'],
       responses: { 200: { description: 'The export', schema: z.object({ memories: z.array(memorySchema), lessons: z.array(lessonSchema) }) } },
-      handler: async ({ reply }) => {
+      handler: async ({ reply, tenant }) => {
         const all = await memory().exportTenant(tenant);
         reply.header('content-disposition', 'attachment; filename="bo1-memory.json"');
         return { memories: all.memories.map(toMemory), lessons: all.lessons.map(toLesson) };
@@ -129,7 +128,7 @@ export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       tags: ['memory'],
       params: idParams,
       responses: { 200: { description: 'The memory', schema: memorySchema }, ...problems },
-      handler: async ({ params }) => {
+      handler: async ({ params, tenant }) => {
         const m = await memory().get(tenant, params.id);
         if (!m) throw notFound(`memory ${params.id}`);
         return toMemory(m);
@@ -143,7 +142,7 @@ export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       tags: ['memory'],
       params: idParams,
       responses: { 204: { description: 'Deleted' }, ...problems },
-      handler: async ({ params, reply }) => {
+      handler: async ({ params, reply, tenant }) => {
         if (!(await memory().delete(tenant, params.id))) throw notFound(`memory ${params.id}`);
         reply.code(204);
         return null;
@@ -164,7 +163,7 @@ export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         },
         ...problems,
       },
-      handler: async ({ params }) => {
+      handler: async ({ params, tenant }) => {
         const row = await deps.store.get(params.id, tenant);
         if (!row) throw notFound(`session ${params.id}`);
         return memory().deleteSessionContributions(tenant, params.id);
@@ -178,7 +177,7 @@ export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       tags: ['memory'],
       query: z.object({ q: z.string().min(1).max(500).optional().describe('Full-text search'), ...page }),
       responses: { 200: { description: 'One page', schema: z.object({ items: z.array(lessonSchema), next_cursor: z.string().nullable() }) }, 400: problems[400] },
-      handler: async ({ query }) => {
+      handler: async ({ query, tenant }) => {
         const p = await memory()
           .listLessons(tenant, { limit: query.limit, ...(query.q && { q: query.q }), ...(query.cursor && { cursor: query.cursor }) })
           .catch(badCursor);

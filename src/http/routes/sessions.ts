@@ -10,6 +10,7 @@ import { defineRoute, type RouteDef } from '../route';
 import {
   createdSchema,
   createSessionBody,
+  checkpointSettingsSchema,
   linksSchema,
   eventsQuery,
   listQuery,
@@ -27,7 +28,6 @@ const problems = {
 
 export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
   const { store, queue, config, log } = deps;
-  const tenant = 'default';
 
   const create = defineRoute({
     method: 'POST',
@@ -49,7 +49,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       422: { description: '`budget_usd` cannot cover even the cheapest session', schema: problemSchema },
       415: { description: 'Body is not JSON', schema: problemSchema },
     },
-    handler: async ({ body, reply }) => {
+    handler: async ({ body, reply, tenant }) => {
       if (body.budget_usd !== undefined) {
         const minimum = estimateMinimumSessionCostUsd(body.problem.length + body.context.length, tierPrices(config));
         if (body.budget_usd < minimum) {
@@ -71,6 +71,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
           context: body.context,
           options: {
             mode: body.mode,
+            ...(body.mode === 'interactive' && { checkpoints: checkpointSettingsSchema.parse(body.checkpoints ?? {}) }),
             ...(body.budget_usd !== undefined && { budgetUsd: body.budget_usd }),
             ...(body.settings && { settings: body.settings }),
             ...(body.memory && { memory: body.memory }),
@@ -95,7 +96,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     tags: ['sessions'],
     query: listQuery,
     responses: { 200: { description: 'One page', schema: listSchema }, 400: problems[400] },
-    handler: async ({ query }) => {
+    handler: async ({ query, tenant }) => {
       try {
         const page = await store.list(tenant, query.limit, query.cursor, query.status);
         return { items: page.items.map(summaryView), next_cursor: page.nextCursor };
@@ -118,7 +119,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     tags: ['sessions'],
     params: sessionIdParams,
     responses: { 200: { description: 'The snapshot', schema: snapshotSchema }, ...problems },
-    handler: async ({ params }) => {
+    handler: async ({ params, tenant }) => {
       const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
       return snapshotView(row, await store.usage(row.id));
@@ -141,7 +142,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       },
       ...problems,
     },
-    handler: async ({ params, query }) => {
+    handler: async ({ params, query, tenant }) => {
       const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
       const items = await store.events(row.id, query.after, query.limit);
@@ -169,7 +170,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       },
       ...problems,
     },
-    handler: async ({ params, query, reply }) => {
+    handler: async ({ params, query, reply, tenant }) => {
       const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
       const entries = transcriptEntries(await store.events(row.id, 0, 100_000), query.verbosity);
@@ -193,7 +194,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       404: problems[404],
       409: { description: 'The session has already ended', schema: problemSchema },
     },
-    handler: async ({ params }) => {
+    handler: async ({ params, tenant }) => {
       const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
       const ended = () => new HttpProblem(409, 'already-ended', 'Session already ended', `session ${row.id} is already ${row.status}`);

@@ -45,8 +45,8 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
       400: { description: 'Invalid id, `after` or Last-Event-ID', schema: problemSchema },
       404: { description: 'No such session', schema: problemSchema },
     },
-    handler: async ({ params, query, req, reply }) => {
-      const row = await store.get(params.id, 'default');
+    handler: async ({ params, query, tenant, req, reply }) => {
+      const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
       const after = lastEventId(req.headers['last-event-id']) ?? query.after ?? 0;
       const sse = reply.sse;
