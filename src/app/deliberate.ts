@@ -12,6 +12,8 @@ import { vote } from './engine/vote';
 import { chooseLessons } from './engine/lessons';
 import { memoryForPanel, recallMemories, summariseExperts, type SubProblemSummary } from './engine/memory';
 import type { RecalledMemory } from '../ports/memory';
+import { event } from '../domain/events';
+import { ask } from './engine/checkpoints';
 
 export interface Results {
   problemStatement?: ProblemStatement;
@@ -21,6 +23,8 @@ export interface Results {
   panels?: Board['panels'];
   subProblemResults: Record<string, SubProblemResult>;
   recommendation?: Recommendation;
+  /** Sub-problems the person chose not to deliberate (skip to the final recommendation). */
+  skipped?: string[];
 }
 
 /**
@@ -48,6 +52,13 @@ export async function deliberate(e: Engine, prices: Prices): Promise<Results> {
   const earlier = new Map<string, SubProblemSummary[]>();
   const context: SubProblemContext = { framing, recalled, earlier, lessons, prices };
 
+  if (e.checkpoints) {
+    const skipped = await oneAtATime(e, context, board.panels, results.subProblemResults);
+    if (skipped.length) results.skipped = skipped;
+    results.recommendation = await recommend(e, framing, results.subProblemResults, skipped);
+    return results;
+  }
+
   const running = new Map<string, Promise<SubProblemResult>>();
   for (const id of framing.order) {
     const sp = framing.subProblems.find((x) => x.id === id)!;
@@ -72,7 +83,43 @@ export async function deliberate(e: Engine, prices: Prices): Promise<Results> {
   return results;
 }
 
+/**
+ * Interactive mode: sub-problems in order, one at a time, so the person
+ * steers one debate at a time, with a checkpoint before each next one.
+ * Returns the ids the person skipped.
+ */
+async function oneAtATime(e: Engine, c: SubProblemContext, panels: Board['panels'], done: Record<string, SubProblemResult>): Promise<string[]> {
+  const { order, subProblems } = c.framing;
+  for (const [i, id] of order.entries()) {
+    const sp = subProblems.find((x) => x.id === id)!;
+    const next = i === 0
+      ? null
+      : await ask(e, 'next_sub_problem', `${id}.next`, () => ({
+          prompt: `${i} of ${order.length} sub-problems decided. Next: "${sp.title}". Continue, or skip to the final recommendation.`,
+          subProblemId: id,
+          proposal: { next: { id, title: sp.title }, done: i, total: order.length },
+        }));
+    if (next?.action === 'skip_to_final') return skip(e, c, order.slice(i));
+    // `order` is topological, so every dependency is decided.
+    done[id] = await runSubProblem(e, c, sp, panels[id]!, sp.dependsOn.map((d) => done[d]!));
+    if (c.skipToFinal) return skip(e, c, order.slice(i + 1));
+  }
+  return [];
+}
+
+async function skip(e: Engine, c: SubProblemContext, ids: string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  await e.run.step('skipped', () => ({
+    result: null,
+    events: ids.map((id) => event('subproblem.skipped', { subProblemId: id, title: c.framing.subProblems.find((x) => x.id === id)!.title, reason: 'The person skipped to the final recommendation.' })),
+    patch: { progress: { skipped: ids } },
+  }));
+  return ids;
+}
+
 interface SubProblemContext {
+  /** Set when the person skipped to the final recommendation at a round checkpoint. */
+  skipToFinal?: boolean;
   framing: Framing;
   recalled: Record<string, RecalledMemory[]>;
   earlier: Map<string, SubProblemSummary[]>;
@@ -86,6 +133,7 @@ async function runSubProblem(e: Engine, c: SubProblemContext, sp: SubProblem, pa
     : '';
   const memory = await memoryForPanel(e, sp, panel, c.earlier, c.recalled);
   const d = await debate(e, sp, panel, { decidedEarlier, memory, recalled: c.recalled, lessons: c.lessons }, c.prices);
+  if (d.skipToFinal) c.skipToFinal = true;
   const v = await vote(e, sp, panel, d);
   const r = await synthesise(e, sp, panel, d, v, [...new Set([...sp.domains, ...c.framing.statement.domains])]);
   for (const summary of await summariseExperts(e, sp, d, v)) {

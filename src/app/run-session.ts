@@ -7,9 +7,10 @@ import type { Notifier } from '../ports/notifier';
 import type { Embedder } from '../ports/embeddings';
 import type { MemoryPort, MemorySettings } from '../ports/memory';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
+import { checkpointSettingsSchema } from '../domain/checkpoints';
 import { deliberate } from './deliberate';
 import { createEngine, RefusedError } from './engine/context';
-import { ReleasedError, SessionRun, StepFailedError, type CaseMemoryPolicy } from './session-run';
+import { AwaitingInputError, ReleasedError, SessionRun, StepFailedError, type CaseMemoryPolicy } from './session-run';
 
 export interface RunnerDeps {
   store: SessionStore;
@@ -37,7 +38,7 @@ export interface RunOptions {
   shouldRelease?: () => boolean;
 }
 
-export type RunOutcome = 'completed' | 'failed' | 'skipped' | 'superseded';
+export type RunOutcome = 'completed' | 'failed' | 'skipped' | 'superseded' | 'awaiting_input';
 
 /** Thrown to ask the queue for another attempt: the failure looked transient and attempts remain. */
 export class RetryableRunError extends Error {
@@ -67,7 +68,13 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     await store.ledger(sessionId),
     row.caseMemory,
   );
-  const options = row.options as { budgetUsd?: number; settings?: Record<string, unknown>; memory?: { read?: boolean; contribute?: boolean } };
+  const options = row.options as {
+    budgetUsd?: number;
+    settings?: Record<string, unknown>;
+    memory?: { read?: boolean; contribute?: boolean };
+    mode?: string;
+    checkpoints?: unknown;
+  };
   const settings = engineSettingsSchema.parse({ ...(deps.settings ?? DEFAULT_ENGINE_SETTINGS), ...options.settings });
   const engine = createEngine(run, deps.prompts, settings, deps.embedder, {
     problem: row.problem,
@@ -81,6 +88,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
       ...(deps.memoryDefaults ?? { recallLimit: 5, halfLifeDays: 90, tokenCap: 300 }),
     },
     models: deps.gateway.models,
+    checkpoints: options.mode === 'interactive' ? checkpointSettingsSchema.parse(options.checkpoints ?? {}) : null,
   });
   try {
     await run.step('start', () => ({
@@ -106,6 +114,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     return 'completed';
   } catch (err) {
     if (err instanceof LeaseLostError) return 'superseded';
+    if (err instanceof AwaitingInputError) return 'awaiting_input';
     if (err instanceof ReleasedError) throw err;
     if (err instanceof RefusedError) return refuse(deps, sessionId, lease, err);
     const cause = err instanceof StepFailedError ? err.cause : err;

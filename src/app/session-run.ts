@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Envelope, EventDraft, Usage } from '../domain/events';
 import type { Db } from '../db/client';
 import { addCalls } from '../db/session-store';
-import type { LedgerEntry, SessionPatch, SessionStore } from '../db/session-store';
+import type { Commit, LedgerEntry, SessionPatch, SessionStore } from '../db/session-store';
 import type { CallSpec, LlmGateway } from '../llm/gateway';
 import type { Notifier } from '../ports/notifier';
 
@@ -39,6 +39,14 @@ export class StepFailedError extends Error {
 /** The run was asked to stop between steps (shutdown); the job goes back to the queue untouched. */
 export class ReleasedError extends Error {
   override name = 'ReleasedError';
+}
+
+/** The run stopped at a checkpoint: the session waits for a person, and no job runs meanwhile. */
+export class AwaitingInputError extends Error {
+  override name = 'AwaitingInputError';
+  constructor(readonly checkpointId: string) {
+    super(`waiting for checkpoint ${checkpointId}`);
+  }
 }
 
 /** How the session's case memory (seed 001) follows its events, and how prompts see it. */
@@ -107,11 +115,45 @@ export class SessionRun {
     return this.done.has(key);
   }
 
-  async step<T>(key: string, body: (scope: StepScope) => Promise<StepOutput<T>> | StepOutput<T>): Promise<T> {
+  /**
+   * A checkpoint: the person's resolution once it is stored under `key`;
+   * otherwise commits the request (status `awaiting_input`, the pending
+   * checkpoint on the row, its events) and stops the run. The resolve
+   * endpoint stores the answer under `key` and queues the continuation,
+   * which replays to here and reads it.
+   */
+  async checkpoint<T>(key: string, request: (now: Date) => { checkpoint: { id: string }; events: EventDraft[] }): Promise<T> {
     if (this.done.has(key)) return this.done.get(key) as T;
+    this.guard(key);
+    const { checkpoint, events } = request(this.clock());
+    await this.commitAndWake({ events, patch: { status: 'awaiting_input', checkpoint } });
+    const stop = new AwaitingInputError(checkpoint.id);
+    this.halt(stop);
+    throw stop;
+  }
+
+  private guard(key: string): void {
     if (this.halted) throw this.halted;
     if (this.shouldRelease()) throw new ReleasedError(`released before step ${key}`);
     this.signal.throwIfAborted();
+  }
+
+  private async commitAndWake(c: Omit<Commit, 'caseMemory'>): Promise<Envelope[]> {
+    const policy = this.deps.caseMemory;
+    const envelopes = await this.deps.store.commit(this.sessionId, this.lease, {
+      ...c,
+      ...(policy && { caseMemory: (current: unknown, envs: Envelope[]) => policy.reduce(current, envs) }),
+    });
+    if (policy && envelopes.length) this.caseMemory = policy.reduce(this.caseMemory, envelopes);
+    const last = envelopes.at(-1);
+    // A wake-up is a hint (readers also poll), so the run does not wait for it.
+    if (last) void this.deps.notifier.publish(this.sessionId, last.seq).catch(() => {});
+    return envelopes;
+  }
+
+  async step<T>(key: string, body: (scope: StepScope) => Promise<StepOutput<T>> | StepOutput<T>): Promise<T> {
+    if (this.done.has(key)) return this.done.get(key) as T;
+    this.guard(key);
     const calls: LedgerEntry[] = [];
     const scope: StepScope = {
       now: this.clock,
@@ -135,21 +177,15 @@ export class SessionRun {
     }
     // Stored as JSON, so a replayed run sees exactly what a fresh one saw.
     const result = JSON.parse(JSON.stringify(out.result ?? null)) as T;
-    const policy = this.deps.caseMemory;
-    const envelopes = await this.deps.store.commit(this.sessionId, this.lease, {
+    await this.commitAndWake({
       step: { key, result },
       events: out.events ?? [],
       calls,
       ...(out.patch && { patch: out.patch }),
       ...(out.write && { write: out.write }),
-      ...(policy && { caseMemory: (current: unknown, envs: Envelope[]) => policy.reduce(current, envs) }),
     });
-    if (policy && envelopes.length) this.caseMemory = policy.reduce(this.caseMemory, envelopes);
     this.done.set(key, result);
     for (const c of calls) this.costs.set(key, (this.costs.get(key) ?? 0) + c.costUsd);
-    const last = envelopes.at(-1);
-    // A wake-up is a hint (readers also poll), so the run does not wait for it.
-    if (last) void this.deps.notifier.publish(this.sessionId, last.seq).catch(() => {});
     return result as T;
   }
 }

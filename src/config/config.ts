@@ -81,6 +81,20 @@ const envSchema = z
     /** Request limits. */
     MAX_PROBLEM_CHARS: int(20_000, 1),
     BODY_LIMIT_BYTES: int(256 * 1024, 1024),
+    /**
+     * What a /v1 request without a key gets: `auto` — the `default` tenant while
+     * no active API key exists, 401 once one does; `required` — always 401;
+     * `open` — always the `default` tenant (development only). A key that is
+     * sent is always checked.
+     */
+    AUTH_MODE: z.enum(['auto', 'required', 'open']).default('auto'),
+    /** Key lookups are cached this long: a revoked key stops working within it (0: no cache). */
+    AUTH_CACHE_MS: int(5_000),
+    /** Requests per API key (per client IP without one) per window; 0 disables the limit. */
+    RATE_LIMIT_PER_MINUTE: int(300),
+    RATE_LIMIT_WINDOW_MS: int(60_000, 1000),
+    /** Queued, running or awaiting_input sessions a tenant may have at once; 0 is unlimited. */
+    MAX_ACTIVE_SESSIONS_PER_TENANT: int(10),
     /** JSON object of deliberation settings (thresholds, caps) merged over the spec's defaults. */
     ENGINE_SETTINGS: z
       .string()

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Envelope, EventDraft, Usage } from '../domain/events';
 import { validateEvent } from '../domain/events';
 import type { Database, Db } from './client';
@@ -6,6 +6,15 @@ import { llmCalls, sessionEvents, sessions, steps } from './schema';
 
 export type SessionStatus = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: ReadonlySet<SessionStatus> = new Set(['completed', 'failed', 'cancelled']);
+/** Sessions that hold a slot of the tenant's cap. */
+export const ACTIVE_STATUSES: readonly SessionStatus[] = ['queued', 'running', 'awaiting_input'];
+
+export class TooManySessionsError extends Error {
+  override name = 'TooManySessionsError';
+  constructor(readonly cap: number) {
+    super(`the tenant already has ${cap} active sessions`);
+  }
+}
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type LedgerEntry = Omit<typeof llmCalls.$inferInsert, 'id' | 'sessionId' | 'createdAt'>;
@@ -20,6 +29,8 @@ export interface SessionPatch {
   subProblemProgress?: { id: string; value: Record<string, unknown> };
   results?: Record<string, unknown>;
   error?: Record<string, unknown> | null;
+  /** The checkpoint the session now waits on, or null once it is answered. */
+  checkpoint?: object | null;
   ended?: boolean;
 }
 
@@ -32,6 +43,16 @@ export interface Commit {
   caseMemory?: (current: unknown, events: Envelope[]) => unknown;
   /** Further rows to write in the same transaction (e.g. memory rows a step produced). */
   write?: (tx: Db) => Promise<unknown>;
+  /** Checks the locked row before anything is written; throwing aborts the commit (e.g. a checkpoint no longer pending). */
+  guard?: (row: LockedRow) => void;
+}
+
+/** The session row as a commit sees it, under its lock. */
+export interface LockedRow {
+  tenantId: string;
+  status: string;
+  lease: number;
+  checkpoint: unknown;
 }
 
 /** Thrown when a commit's lease is no longer the session's: a newer worker owns it. */
@@ -95,13 +116,28 @@ export class SessionStore {
     return this.database.db;
   }
 
-  async create(s: NewSession, first: EventDraft): Promise<SessionRow> {
+  /**
+   * Records a session and its first event. With `activeCap` > 0, refuses
+   * (TooManySessionsError) when the tenant already has that many active
+   * sessions: count and insert share one transaction under a per-tenant
+   * advisory lock, so concurrent creates cannot both take the last slot.
+   */
+  async create(s: NewSession, first: EventDraft, activeCap = 0): Promise<SessionRow> {
+    const draft = validateEvent(first);
     return this.db.transaction(async (tx) => {
+      if (activeCap > 0) {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bo1:tenant:${s.tenantId}`}))`);
+        const [active] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(sessions)
+          .where(and(eq(sessions.tenantId, s.tenantId), inArray(sessions.status, [...ACTIVE_STATUSES])));
+        if ((active?.n ?? 0) >= activeCap) throw new TooManySessionsError(activeCap);
+      }
       const [row] = await tx
         .insert(sessions)
         .values({ ...s, status: 'queued', phase: 'queued', lastSeq: 1 })
         .returning();
-      await tx.insert(sessionEvents).values({ sessionId: s.id, seq: 1, ...validateEvent(first) });
+      await tx.insert(sessionEvents).values({ sessionId: s.id, seq: 1, ...draft });
       return row!;
     });
   }
@@ -180,11 +216,19 @@ export class SessionStore {
     const drafts = c.events.map(validateEvent);
     return this.db.transaction(async (tx) => {
       const [locked] = await tx
-        .select({ lease: sessions.lease, lastSeq: sessions.lastSeq, status: sessions.status, caseMemory: sessions.caseMemory })
+        .select({
+          tenantId: sessions.tenantId,
+          lease: sessions.lease,
+          lastSeq: sessions.lastSeq,
+          status: sessions.status,
+          caseMemory: sessions.caseMemory,
+          checkpoint: sessions.checkpoint,
+        })
         .from(sessions)
         .where(eq(sessions.id, sessionId))
         .for('update');
       if (!locked) throw new SessionNotFoundError(sessionId);
+      c.guard?.(locked);
       if (lease !== null && locked.lease !== lease) {
         throw new LeaseLostError(`session ${sessionId}: lease ${lease} superseded by ${locked.lease}`);
       }
@@ -212,6 +256,7 @@ export class SessionStore {
           ...((p.progress || p.subProblemProgress) && { progress: progressSql(p) }),
           ...(p.results && { results: p.results }),
           ...(p.error !== undefined && { error: p.error }),
+          ...(p.checkpoint !== undefined && { checkpoint: p.checkpoint }),
           ...(p.ended && { endedAt: now }),
           ...(caseMemory !== undefined && { caseMemory }),
         })
@@ -269,6 +314,14 @@ export class SessionStore {
 
   async ledger(sessionId: string) {
     return this.db.select().from(llmCalls).where(eq(llmCalls.sessionId, sessionId)).orderBy(asc(llmCalls.id));
+  }
+
+  /** Sessions waiting on a checkpoint whose expiry has passed. */
+  async expiredCheckpoints(now: Date): Promise<SessionRow[]> {
+    return this.db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.status, 'awaiting_input'), sql`(${sessions.checkpoint} ->> 'expiresAt')::timestamptz <= ${now.toISOString()}::timestamptz`));
   }
 
   /** Sessions that should be moving but may have lost their job (e.g. Redis was flushed). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHECKPOINT_ACTIONS, CHECKPOINT_KINDS } from './checkpoints';
 import {
   finalRecommendationSchema,
   optionSchema,
@@ -47,7 +48,7 @@ const metrics = z.object({
 });
 const stop = z.object({
   stop: z.boolean(),
-  reason: z.enum(['continue', 'consensus', 'diminishing_returns', 'deadlock', 'max_rounds', 'time_limit', 'budget']),
+  reason: z.enum(['continue', 'consensus', 'diminishing_returns', 'deadlock', 'max_rounds', 'time_limit', 'budget', 'person']),
   action: z.enum(['continue', 'vote', 'break_deadlock']),
   detail: z.string(),
 });
@@ -85,7 +86,10 @@ export const eventDataSchemas = {
     questions: z.array(z.object({ id: z.string(), question: z.string(), why: z.string() })),
     mode: z.string(),
   }),
-  'problem.stated': problemStatementSchema,
+  'problem.stated': problemStatementSchema.extend({
+    answers: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string() })).optional().describe('Clarifying questions the person answered'),
+    editedBy: z.literal('person').optional().describe('Set when the person rewrote the statement at a checkpoint'),
+  }),
   'decomposition.completed': z.object({
     subProblems: z.array(subProblemSchema.extend({ meta: z.object({ groups: z.array(z.string()) }).optional(), highLevel: z.boolean().optional() })),
     order: z.array(z.string()),
@@ -132,7 +136,7 @@ export const eventDataSchemas = {
   'facilitator.message': z.object({
     ...subProblemRef,
     round: z.number().int(),
-    kind: z.enum(['summary', 'redirect', 'invite', 'deadlock']),
+    kind: z.enum(['summary', 'redirect', 'invite', 'deadlock', 'intervention']),
     text: z.string(),
   }),
   'moderator.intervened': z.object({ ...subProblemRef, round: z.number().int(), moderator: z.string(), text: z.string() }),
@@ -145,8 +149,40 @@ export const eventDataSchemas = {
     confidence: z.number(),
   }),
   'round.completed': z.object({ ...subProblemRef, round: z.number().int(), metrics, stop }),
-  'checkpoint.requested': z.object({ checkpointId: z.string(), kind: z.string(), prompt: z.string() }),
-  'checkpoint.resolved': z.object({ checkpointId: z.string(), action: z.string() }),
+  'checkpoint.requested': z.object({
+    checkpointId: z.string(),
+    kind: z.enum(CHECKPOINT_KINDS),
+    prompt: z.string(),
+    actions: z.array(z.enum(CHECKPOINT_ACTIONS)),
+    expiresAt: z.string(),
+    onExpiry: z.enum(['continue', 'cancel']),
+    subProblemId: z.string().optional(),
+    round: z.number().int().optional(),
+    proposal: z.record(z.string(), z.unknown()).describe('What the person is shown: questions, statement, sub-problems, board, round summary or next sub-problem'),
+  }),
+  'checkpoint.resolved': z.object({
+    checkpointId: z.string(),
+    kind: z.enum(CHECKPOINT_KINDS),
+    action: z.enum([...CHECKPOINT_ACTIONS, 'cancel']),
+    by: z.enum(['client', 'expiry']),
+    answers: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string() })).optional(),
+    statement: z.string().optional(),
+    subProblems: z
+      .array(
+        z.object({
+          id: z.string().optional(),
+          title: z.string(),
+          goal: z.string(),
+          context: z.string().optional(),
+          complexity: z.number().optional(),
+          domains: z.array(z.string()).optional(),
+          depends_on: z.array(z.string()).optional(),
+        }),
+      )
+      .optional(),
+    board: z.object({ remove: z.array(z.string()), add: z.array(z.string()) }).optional(),
+    message: z.string().optional(),
+  }),
   'options.proposed': z.object({
     ...subProblemRef,
     options: z.array(optionSchema),
@@ -166,6 +202,7 @@ export const eventDataSchemas = {
     disclaimers: z.array(disclaimer),
     advisoryFixes: z.array(z.string()).describe('Directive phrases found in the output and rewritten as advice'),
   }),
+  'subproblem.skipped': z.object({ ...subProblemRef, title: z.string(), reason: z.string() }),
   'subproblem.completed': z.object({ ...subProblemRef, rounds: z.number().int(), stopReason: z.string(), quality }),
   'expert_memory.injected': z.object({
     ...subProblemRef,

@@ -9,7 +9,8 @@ import type { EngineSettings } from './settings';
  * consensus, diminishing returns, deadlock (which first gets one break attempt).
  */
 
-export type StopReason = 'continue' | 'consensus' | 'diminishing_returns' | 'deadlock' | 'max_rounds' | 'time_limit' | 'budget';
+/** `person`: the person moved the board to the vote at a checkpoint (not a rule of this module). */
+export type StopReason = 'continue' | 'consensus' | 'diminishing_returns' | 'deadlock' | 'max_rounds' | 'time_limit' | 'budget' | 'person';
 
 export interface StopInput {
   round: number;

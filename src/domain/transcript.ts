@@ -96,6 +96,15 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           'RECOMMENDATION',
         );
         break;
+      case 'checkpoint.requested':
+        if (debate) add(e, 'checkpoint', `${d.prompt} (${(d.actions as string[]).join(' / ')})`, 'FACILITATOR');
+        break;
+      case 'checkpoint.resolved':
+        add(e, 'decision', resolvedText(d), d.by === 'expiry' ? 'FACILITATOR' : 'YOU');
+        break;
+      case 'subproblem.skipped':
+        add(e, 'skipped', `Not deliberated: ${d.title}. ${d.reason}`, 'FACILITATOR');
+        break;
       case 'guardrail.refused':
         add(e, 'refused', `Declined: ${d.reason}`, 'FACILITATOR');
         break;
@@ -108,6 +117,27 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
     }
   }
   return out;
+}
+
+/** What the person chose at a checkpoint, as a line of the conversation. */
+function resolvedText(d: Data): string {
+  if (d.by === 'expiry') return d.action === 'cancel' ? 'Nobody answered in time: the session is cancelled.' : 'Nobody answered in time: the board continues with what it proposed.';
+  switch (d.action) {
+    case 'answer':
+      return (d.answers as Data[]).map((a) => `${a.question} — ${a.answer}`).join('\n');
+    case 'edit':
+      if (d.statement) return `Rewrite the statement: ${d.statement}`;
+      if (d.subProblems) return `Use these sub-problems: ${(d.subProblems as Data[]).map((x) => x.title).join('; ')}`;
+      return `Change the board: ${[...(d.board?.remove ?? []).map((c: string) => `remove ${c}`), ...(d.board?.add ?? []).map((c: string) => `add ${c}`)].join(', ')}`;
+    case 'intervene':
+      return String(d.message);
+    case 'skip_to_vote':
+      return 'Move to the vote.';
+    case 'skip_to_final':
+      return 'Skip to the final recommendation.';
+    default:
+      return 'Continue.';
+  }
 }
 
 /** Markdown: `=== SECTION ===` breaks, bold speaker labels, one paragraph per entry. */

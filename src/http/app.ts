@@ -2,14 +2,17 @@ import fastifySse from '@fastify/sse';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerAuth } from './auth';
 import type { ApiDeps } from './deps';
 import { buildOpenApi } from './openapi';
 import { HttpProblem, sendProblem, toProblem } from './problem';
+import { redisCounter, registerRateLimit } from './rate-limit';
 import { registerRoute, type RouteDef } from './route';
 import { healthRoutes } from './routes/health';
 import { personaRoutes } from './routes/personas';
 import { memoryRoutes } from './routes/memories';
 import { sessionRoutes } from './routes/sessions';
+import { checkpointRoutes } from './routes/checkpoints';
 import { streamRoute } from './routes/stream';
 
 export const API_INFO = {
@@ -20,7 +23,7 @@ export const API_INFO = {
 };
 
 export function allRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
-  return [...sessionRoutes(deps), streamRoute(deps), ...personaRoutes(), ...memoryRoutes(deps), ...healthRoutes(deps)];
+  return [...sessionRoutes(deps), ...checkpointRoutes(deps), streamRoute(deps), ...personaRoutes(), ...memoryRoutes(deps), ...healthRoutes(deps)];
 }
 
 /** The OpenAPI document, generated from the same route definitions the server runs. */
@@ -44,6 +47,13 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
   await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);
+  // Auth first: the limiter counts per key.
+  registerAuth(app, deps.keys, deps.config.AUTH_MODE);
+  registerRateLimit(app, redisCounter(deps.redis), {
+    limit: deps.config.RATE_LIMIT_PER_MINUTE,
+    windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
+    namespace: deps.config.QUEUE_NAME,
+  });
   for (const r of routes) registerRoute(app, r);
   return app;
 }

@@ -1,4 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { ApiKeyStore } from '../auth/api-keys';
+import type { Db } from '../db/client';
 import type { Config } from '../config/config';
 import type { SessionStore } from '../db/session-store';
 import type { SessionsQueue } from '../queue/sessions-queue';
@@ -9,6 +12,11 @@ import type { MemoryStore } from '../memory/memory-store';
 export interface ApiDeps {
   config: Config;
   store: SessionStore;
+  /** For the writes that span tables: capped session creation, idempotency records. */
+  db: Db;
+  keys: ApiKeyStore;
+  /** Rate-limit counters. */
+  redis: Redis;
   queue: SessionsQueue;
   hub: EventHub;
   providerName: string;

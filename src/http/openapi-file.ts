@@ -10,5 +10,6 @@ import type { ApiDeps } from './deps';
  */
 export function openApiYaml(): string {
   const deps = { config: loadConfig({}) } as ApiDeps;
-  return stringify(openApiDocument(deps), { lineWidth: 0 });
+  // No YAML anchors: shared schema objects are written out in full, as readers of the file expect.
+  return stringify(openApiDocument(deps), { lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelopeSchema, eventDataSchemas } from '../domain/events';
 import { problemSchema } from './problem';
+import { isApiUrl } from './auth';
 import type { RouteDef } from './route';
 
 type Json = Record<string, unknown>;
@@ -26,6 +27,28 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query', co
   }));
 }
 
+const problemRef = { $ref: '#/components/schemas/Problem' };
+const retryAfter = { description: 'Seconds until a retry can succeed', schema: { type: 'integer' } };
+
+/** What auth and the rate limiter can answer on any /v1 operation. */
+const API_RESPONSES: Json = {
+  401: {
+    description: 'Missing, unknown or revoked API key',
+    headers: { 'WWW-Authenticate': { description: '`Bearer realm="bo1"`', schema: { type: 'string' } } },
+    content: { 'application/problem+json': { schema: problemRef } },
+  },
+  429: {
+    description: 'Rate limited (`RATE_LIMIT_PER_MINUTE` per key, or per client IP in open mode)',
+    headers: {
+      'Retry-After': retryAfter,
+      'RateLimit-Limit': { description: 'Requests allowed per window', schema: { type: 'integer' } },
+      'RateLimit-Remaining': { description: 'Requests left in this window', schema: { type: 'integer' } },
+      'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+    },
+    content: { 'application/problem+json': { schema: problemRef } },
+  },
+};
+
 export interface DocInfo {
   title: string;
   version: string;
@@ -47,6 +70,9 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
       };
     }
     const headerParams = Object.entries(r.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: false, ...h }));
+    // Route-specific 401/429 descriptions win; the generic ones fill in. Non-API routes need no key.
+    const api = isApiUrl(r.path);
+    if (api) for (const [status, spec] of Object.entries(API_RESPONSES)) responses[status] ??= spec;
     paths[r.path] ??= {};
     paths[r.path]![r.method.toLowerCase()] = {
       operationId: r.operationId,
@@ -58,6 +84,7 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
         requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body, 'input', components) } } },
       }),
       responses,
+      ...(!api && { security: [] }),
     };
   }
   components.Problem = schemaOf(problemSchema, 'output', components);
@@ -72,6 +99,17 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
     openapi: '3.1.0',
     info,
     paths,
-    components: { schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))) },
+    security: [{ bearerAuth: [] }],
+    components: {
+      schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key from `npm run keys -- create --tenant <t> --name <n>`, sent as `Authorization: Bearer bo1_…`; it decides the tenant. In open mode (no active keys and AUTH_MODE=auto, or AUTH_MODE=open) a request without one is served as tenant `default`.',
+        },
+      },
+    },
   };
 }

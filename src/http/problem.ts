@@ -24,6 +24,8 @@ export class HttpProblem extends Error {
     readonly title: string,
     readonly detail: string,
     readonly errors?: Problem['errors'],
+    /** Response headers the problem needs (WWW-Authenticate, Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(detail);
   }
@@ -50,6 +52,7 @@ export function sendProblem(reply: FastifyReply, req: FastifyRequest, p: HttpPro
     instance: req.url,
     ...(p.errors && { errors: p.errors }),
   };
+  if (p.headers) reply.headers(p.headers);
   return reply.code(p.status).type('application/problem+json').send(body);
 }
 

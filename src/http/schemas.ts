@@ -1,31 +1,9 @@
 import { z } from 'zod';
 import { usageSchema } from '../domain/events';
 import { engineSettingsSchema } from '../domain/settings';
+import { CHECKPOINT_ACTIONS, CHECKPOINT_KINDS, checkpointSettingsSchema } from '../domain/checkpoints';
 
 export const STATUSES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
-
-export const CHECKPOINT_KINDS = ['clarification', 'statement', 'sub_problems', 'board', 'round_end', 'next_sub_problem'] as const;
-
-export const checkpointSettingsSchema = z.strictObject({
-  clarification: z.boolean().default(true).describe('Answer the clarifying questions (unanswered ones become recorded assumptions)'),
-  statement: z.boolean().default(true).describe('Confirm or edit the problem statement'),
-  sub_problems: z.boolean().default(true).describe('Review the sub-problems: edit, merge, add, remove'),
-  board: z.boolean().default(true).describe('Review the board: swap, remove, ask for a kind of expert'),
-  round_end: z.boolean().default(true).describe('After each debate round: continue, skip to the vote, intervene, skip to the final recommendation'),
-  next_sub_problem: z.boolean().default(true).describe('Before the next sub-problem: continue or skip to the final recommendation'),
-  expires_in_seconds: z
-    .number()
-    .int()
-    .min(5)
-    .max(7 * 24 * 3600)
-    .default(24 * 3600)
-    .describe('How long a checkpoint waits for an answer'),
-  on_expiry: z
-    .enum(['continue', 'cancel'])
-    .default('continue')
-    .describe('What an expired checkpoint does: continue with what is proposed (recorded as resolved by expiry), or cancel the session'),
-});
-export type CheckpointSettings = z.infer<typeof checkpointSettingsSchema>;
 
 export const createSessionBody = (maxChars: number) =>
   z.strictObject({
@@ -99,6 +77,23 @@ export const snapshotSchema = z
     usage: usageSchema,
     results: z.record(z.string(), z.unknown()).nullable(),
     error: z.record(z.string(), z.unknown()).nullable(),
+    checkpoint: z
+      .object({
+        id: z.string(),
+        kind: z.enum(CHECKPOINT_KINDS),
+        prompt: z.string(),
+        actions: z.array(z.enum(CHECKPOINT_ACTIONS)).describe('What POST …/resolve accepts here; `continue` always'),
+        requested_at: z.string(),
+        expires_at: z.string(),
+        on_expiry: z.enum(['continue', 'cancel']),
+        sub_problem_id: z.string().nullable(),
+        round: z.number().int().nullable(),
+        proposal: z.record(z.string(), z.unknown()).describe('What is proposed: questions, statement, sub-problems, board, round summary, or the next sub-problem'),
+        resolve: z.string().describe('Where to POST the answer'),
+      })
+      .nullable()
+      .describe('The checkpoint the session waits on while `awaiting_input`; null otherwise')
+      .meta({ id: 'Checkpoint' }),
     case_memory: z
       .record(z.string(), z.unknown())
       .describe('The bounded case memory every prompt receives: recent entries, decisions, user intents, open contradictions, counters'),

@@ -1,5 +1,6 @@
 import type { Usage } from '../domain/events';
 import type { SessionRow } from '../db/session-store';
+import type { PendingCheckpoint } from '../domain/checkpoints';
 
 export const linksFor = (id: string) => ({
   self: `/v1/sessions/${id}`,
@@ -35,6 +36,11 @@ interface SubProblemProgress {
  * run concurrently, so each reports its own stage and the whole is derived.
  */
 export function progressView(stored: Record<string, unknown>, status: string) {
+  const p = progressOf(stored, status);
+  return status === 'awaiting_input' ? { ...p, label: `waiting for your answer · ${p.label}` } : p;
+}
+
+function progressOf(stored: Record<string, unknown>, status: string) {
   const subs = (stored.subProblems ?? {}) as Record<string, SubProblemProgress>;
   const entries = Object.entries(subs).sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }));
   const total = (stored.total as number | undefined) ?? entries.length;
@@ -64,9 +70,29 @@ export function snapshotView(row: SessionRow, usage: Usage) {
     usage,
     results: (row.results as Record<string, unknown> | null) ?? null,
     error: (row.error as Record<string, unknown> | null) ?? null,
+    checkpoint: checkpointView(row),
     case_memory: row.caseMemory as Record<string, unknown>,
     last_seq: row.lastSeq,
     started_at: iso(row.startedAt),
     ended_at: iso(row.endedAt),
+  };
+}
+
+/** The checkpoint a waiting session shows its client: what to answer, how, and by when. */
+export function checkpointView(row: SessionRow) {
+  const cp = row.status === 'awaiting_input' ? (row.checkpoint as PendingCheckpoint | null) : null;
+  if (!cp) return null;
+  return {
+    id: cp.id,
+    kind: cp.kind,
+    prompt: cp.prompt,
+    actions: cp.actions,
+    requested_at: cp.requestedAt,
+    expires_at: cp.expiresAt,
+    on_expiry: cp.onExpiry,
+    sub_problem_id: cp.subProblemId ?? null,
+    round: cp.round ?? null,
+    proposal: cp.proposal as Record<string, unknown>,
+    resolve: `/v1/sessions/${row.id}/checkpoints/${cp.id}/resolve`,
   };
 }

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { reconcile } from '../app/reconciler';
+import { expireCheckpoints, type CheckpointDeps } from '../app/checkpoints';
 import type { RunnerDeps } from '../app/run-session';
 import type { Config } from '../config/config';
 import { openDatabase, runMigrations, type Database } from '../db/client';
 import { SessionStore } from '../db/session-store';
+import { ApiKeyStore } from '../auth/api-keys';
+import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../db/idempotency-store';
+import { servesWithoutKey } from '../http/auth';
 import { buildApp } from '../http/app';
 import { EventHub } from '../http/event-hub';
 import { CLOSING_EVENT } from '../http/routes/stream';
@@ -51,6 +55,7 @@ export async function startApi(config: Config, log: Logger = createLogger(config
     log.warn({ err }, 'event hub read failed; will retry on the next wake-up'),
   );
   const streams = new Set<(reason: string) => void>();
+  const keys = new ApiKeyStore(database.db, config.AUTH_CACHE_MS);
   const app = await buildApp({
     cancel: async (sessionId: string) => {
       await redis.publish(CANCEL_CHANNEL, sessionId);
@@ -58,6 +63,9 @@ export async function startApi(config: Config, log: Logger = createLogger(config
     },
     config,
     store,
+    db: database.db,
+    keys,
+    redis,
     memory: new MemoryStore(database.db),
     queue,
     hub,
@@ -74,6 +82,14 @@ export async function startApi(config: Config, log: Logger = createLogger(config
   });
   const address = await app.listen({ host: config.HOST, port: config.PORT });
   log.info({ provider: config.LLM_PROVIDER, address }, config.LLM_PROVIDER === 'simulated' ? 'bo1 api up — SIMULATED board (no model is called)' : 'bo1 api up');
+  if (await servesWithoutKey(config.AUTH_MODE, () => keys.activeCount())) {
+    log.warn(
+      { authMode: config.AUTH_MODE },
+      config.AUTH_MODE === 'open'
+        ? 'OPEN MODE (AUTH_MODE=open): every /v1 request without a key is served as tenant "default" without authentication — for development only'
+        : 'OPEN MODE: no API keys exist, every /v1 request is served as tenant "default" without authentication — create a key with `npm run keys -- create --tenant <t> --name <n>`',
+    );
+  }
   return {
     app,
     url: address,
@@ -153,13 +169,29 @@ export async function startWorker(
     if (worker.cancel(sessionId)) log.info({ sessionId }, 'session cancelled: run aborted');
   });
   await cancels.subscribe(CANCEL_CHANNEL);
+  const checkpointOps: CheckpointDeps = {
+    store,
+    enqueue: (id, reason) => queue.enqueue(id, reason),
+    notifier,
+    ...(deps.caseMemory && { caseMemory: deps.caseMemory }),
+    warn: (msg, extra) => log.warn(extra, msg),
+  };
   const sweep = async () => {
+    // Expired checkpoints follow their policy (continue or cancel) even when nobody is watching.
+    const expired = await expireCheckpoints(checkpointOps, new Date()).catch((err: Error) => {
+      log.warn({ err }, 'checkpoint expiry sweep failed');
+      return [];
+    });
+    if (expired.length) log.info({ expired }, 'expired checkpoints resolved by their policy');
     try {
       const requeued = await reconcile(store, queue, config.RECONCILE_STALE_MS);
       if (requeued.length) log.warn({ requeued }, 're-queued sessions that had no live job');
     } catch (err) {
       log.warn({ err }, 'reconcile failed');
     }
+    await purgeIdempotencyKeys(database.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)).catch((err: Error) =>
+      log.warn({ err }, 'idempotency key purge failed'),
+    );
   };
   const timer = setInterval(sweep, config.RECONCILE_INTERVAL_MS);
   timer.unref();

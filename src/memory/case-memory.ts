@@ -222,10 +222,21 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
         break;
       }
       case 'checkpoint.resolved': {
+        // What the person said or chose is their intent: every later prompt sees it.
+        const action = str(data.action);
         const message = str(data.message);
-        if (str(data.action) === 'intervene' && message) {
+        const intent = (text: string) => m.intents.push({ at, text: oneLine(text, INTENT_TOKENS) });
+        if (action === 'intervene' && message) {
           bump('interventions');
-          m.intents.push({ at, text: oneLine(message, INTENT_TOKENS) });
+          intent(message);
+        } else if (action === 'answer') {
+          for (const a of Array.isArray(data.answers) ? (data.answers as Record<string, unknown>[]) : []) intent(`Answered "${str(a.question)}": ${str(a.answer)}`);
+        } else if (action === 'edit' && str(data.statement)) {
+          intent(`Rewrote the problem statement: ${str(data.statement)}`);
+        } else if (action === 'edit') {
+          entry('checkpoint', `The person edited the ${str(data.kind).replace('_', '-')}.`);
+        } else if (action === 'skip_to_vote' || action === 'skip_to_final') {
+          intent(action === 'skip_to_vote' ? 'Asked the board to move to the vote.' : 'Asked to skip to the final recommendation.');
         }
         break;
       }

@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from '../support/child';
 import { fileURLToPath } from 'node:url';
 import { deliberationBench } from './deliberation';
 import { memoryBench } from './memory';
@@ -34,15 +34,6 @@ const pct = (xs: number[], p: number) => {
 };
 const fmt = (n: number) => n.toFixed(1);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 async function startService(extra: Record<string, string>) {
   const port = await freePort();
   const env = {
@@ -54,6 +45,9 @@ async function startService(extra: Record<string, string>) {
     LOG_LEVEL: 'warn',
     SIM_LATENCY_MS: '0',
     WORKER_CONCURRENCY: '8',
+    // The bench is one client creating hundreds of sessions: no rate limit, no per-tenant cap.
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_ACTIVE_SESSIONS_PER_TENANT: '0',
     ...extra,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../support/problem';
 import { createSession, getJson, startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -9,17 +10,6 @@ afterAll(async () => stack?.stop());
 
 const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   fetch(`${stack.url}/v1/sessions`, { method: 'POST', headers, body });
-
-async function expectProblem(res: Response, status: number, field?: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  const body = (await res.json()) as { type: string; title: string; status: number; detail: string; errors?: { field: string }[] };
-  expect(body.status).toBe(status);
-  expect(body.type).toMatch(/^urn:bo1:problem:/);
-  expect(body.detail.length).toBeGreaterThan(0);
-  if (field) expect(body.errors?.map((e) => e.field)).toContain(field);
-  return body;
-}
 
 describe('POST /v1/sessions', () => {
   it('accepts a problem: 202, Location, id, status and links', async () => {

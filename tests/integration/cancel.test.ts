@@ -51,4 +51,20 @@ describe('POST /v1/sessions/{id}/cancel', () => {
     expect(again.headers.get('content-type')).toMatch(/problem\+json/);
     expect((await fetch(`${stack.url}/v1/sessions/00000000-0000-4000-8000-000000000000/cancel`, { method: 'POST' })).status).toBe(404);
   });
+
+  it('mid-round: the experts\' calls in flight are aborted and the round never completes', async () => {
+    const store = new SessionStore(database);
+    const id = await createSession(stack.url, { problem: 'Should I hire a second engineer now or wait six months?', context: 'Seed-funded, 12 months runway.' });
+    await waitFor(async () => (await store.events(id, 0, 1000)).some((e) => e.type === 'round.started'), 60_000, 'the first round to start');
+    const res = await fetch(`${stack.url}/v1/sessions/${id}/cancel`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2500));
+    const events = await store.events(id, 0, 1000);
+    expect(events.at(-1)!.type).toBe('session.cancelled');
+    expect(events.some((e) => e.type === 'round.completed')).toBe(false);
+    // Nothing the aborted calls would have produced was written after the cancellation.
+    const cancelledAt = events.at(-1)!.seq;
+    expect(events.filter((e) => e.seq > cancelledAt)).toHaveLength(0);
+    expect((await store.ledger(id)).every((row) => row.stepKey.startsWith('sp1/r1/') === false || row.outcome !== 'ok')).toBe(true);
+  }, 60_000);
 });

@@ -19,6 +19,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       SSE_HEARTBEAT_MS: '1000',
       // Test files share one database: a reconciler must not adopt another file's sessions.
       RECONCILE_STALE_MS: '3600000',
+      // Keys, limits and caps are global state in that shared database: tests that exercise them opt in.
+      AUTH_MODE: 'open',
+      RATE_LIMIT_PER_MINUTE: '0',
+      MAX_ACTIVE_SESSIONS_PER_TENANT: '0',
       ...overrides,
     },
   );

@@ -22,5 +22,6 @@ describe('progressView', () => {
     expect(progressView({ total: 4, subProblems: { sp1: { stage: 'debate', round: 1, maxRounds: 5, fraction: 0.16 } } }, 'running').percent).toBe(18);
     expect(progressView({ phase: 'recommendation', percent: 98 }, 'completed')).toMatchObject({ percent: 100, label: 'completed' });
     expect(progressView({ phase: 'intake', percent: 5 }, 'running')).toMatchObject({ percent: 5, label: 'intake' });
+    expect(progressView({ phase: 'board', percent: 15 }, 'awaiting_input')).toMatchObject({ percent: 15, label: 'waiting for your answer · board' });
   });
 });

@@ -1,3 +1,4 @@
+import type { CheckpointSettings } from '../../domain/checkpoints';
 import type { Persona, ProblemStatement, SubProblem } from '../../domain/model';
 import { personaByCode } from '../../domain/personas';
 import type { EngineSettings } from '../../domain/settings';
@@ -30,6 +31,8 @@ export interface EngineSession {
   memory: MemoryPort | null;
   memorySettings: MemorySettings;
   models: { fast: string; smart: string };
+  /** Interactive mode: which checkpoints stop the session; null in auto mode. */
+  checkpoints: CheckpointSettings | null;
 }
 
 /** Everything a phase of the deliberation needs; built once per run. */

@@ -12,6 +12,7 @@ import { brief, nameOf, persona, round4, wordCount, type Engine } from './contex
 import type { Prices } from './prices';
 import type { RecalledMemory } from '../../ports/memory';
 import { checkStances, type ExpertMemory } from './memory';
+import { ask } from './checkpoints';
 
 export interface Turn {
   persona: string;
@@ -49,6 +50,8 @@ export interface DebateOutcome {
   interventions: { kind: string; round: number }[];
   redirects: number;
   deadlocksResolved: number;
+  /** The person chose to skip the remaining sub-problems at this debate's last checkpoint. */
+  skipToFinal: boolean;
 }
 
 const INSTRUCTIONS: Record<DebatePhase, string> = {
@@ -67,12 +70,15 @@ interface Carry {
   repeated: Set<string>;
   /** Experts told to explain a change from a remembered position, until they next speak. */
   notices: Record<string, string>;
+  /** What the person said at the last round's checkpoint: the next round answers it first. */
+  intervention: string | null;
 }
 
-const emptyCarry = (): Carry => ({ moderator: null, research: [], question: null, redirect: false, repeated: new Set(), notices: {} });
+const emptyCarry = (): Carry => ({ moderator: null, research: [], question: null, redirect: false, repeated: new Set(), notices: {}, intervention: null });
 
 function inputsText(c: Carry, code: string): string {
   const lines: string[] = [];
+  if (c.intervention) lines.push(`The person you are advising intervened: "${c.intervention}". Respond to it directly before anything else.`);
   if (c.redirect) lines.push('The facilitator notes the debate drifted from the goal: bring it back to the goal above.');
   if (c.question) lines.push(`Facilitator's question: ${c.question}`);
   if (c.moderator) lines.push(`Moderator (${c.moderator.kind}): ${c.moderator.text}`);
@@ -142,6 +148,9 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
       result: null,
       events: [
         event('round.started', { subProblemId: sp.id, round, maxRounds, phase, speakers, invited }),
+        ...(carry.intervention
+          ? [event('facilitator.message', { subProblemId: sp.id, round, kind: 'intervention', text: `The person intervened: "${carry.intervention}". Experts, respond to this first.` })]
+          : []),
         ...(round > 1 && invited.length
           ? [event('facilitator.message', { subProblemId: sp.id, round, kind: 'invite', text: `${invited.map(nameOf).join(' and ')}, we have not heard from you yet: what do you see that the others missed?` })]
           : []),
@@ -188,6 +197,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
               research: inputs.research,
               question: inputs.question,
               redirect: inputs.redirect,
+              intervention: inputs.intervention,
             },
           });
           const turn: Turn = { persona: code, ...out };
@@ -225,6 +235,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
           phase,
           panel: panel.join(', '),
           lessons: inputs0.lessons,
+          intervention: inputs.intervention ? `\nThe person intervened before this round: "${inputs.intervention}". Say in your summary how the experts answered it.\n` : '',
           contributions: turns.map((t) => `[${nameOf(t.persona)} (${t.persona})] ${t.text}`).join('\n\n'),
         }),
         schema: facilitatorRoundSchema,
@@ -236,6 +247,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
           phase,
           panel,
           contributions: turns.map((t) => ({ persona: t.persona, position: t.position, agreesWith: t.agreesWith, disagreesWith: t.disagreesWith, researchRequest: t.researchRequest })),
+          intervention: inputs.intervention,
         },
       });
       const wants = out.wantsToSpeak.filter((c) => panel.includes(c));
@@ -412,14 +424,32 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
     researchUsed += next.research.length;
     carry = next;
 
-    if (end.stop.stop) {
+    const steer = end.stop.stop
+      ? null
+      : await ask(e, 'round_end', `${sp.id}.r${round}`, () => ({
+          prompt: `Round ${round}/${maxRounds} of "${sp.title}" is done. Continue, move to the vote, intervene with your own point, or skip to the final recommendation.`,
+          subProblemId: sp.id,
+          round,
+          proposal: {
+            subProblemId: sp.id,
+            round,
+            maxRounds,
+            summary: facilitator.summary,
+            positions: Object.entries(positions).map(([persona, position]) => ({ persona, name: nameOf(persona), position })),
+          },
+        }));
+    if (steer?.action === 'intervene' && steer.message) carry.intervention = steer.message;
+    const personStops = steer?.action === 'skip_to_vote' || steer?.action === 'skip_to_final';
+
+    if (end.stop.stop || personStops) {
       // A deadlock counts as resolved when the facilitator's break led to a stop for another reason.
       const deadlocksResolved = deadlockBreakAttempted && end.stop.reason !== 'deadlock' ? 1 : 0;
       return {
         rounds: round,
         maxRounds,
-        stopReason: end.stop.reason,
-        stopDetail: end.stop.detail,
+        stopReason: personStops ? 'person' : end.stop.reason,
+        stopDetail: personStops ? `The person moved the board to the vote after round ${round}.` : end.stop.detail,
+        skipToFinal: steer?.action === 'skip_to_final',
         elapsedMs: end.elapsedMs,
         positions,
         turnsByPersona,

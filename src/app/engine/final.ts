@@ -10,12 +10,15 @@ export type Recommendation = FinalRecommendation & {
 };
 
 /** The integrated recommendation across sub-problems, advisory language checked on the output. */
-export async function recommend(e: Engine, f: Framing, results: Record<string, SubProblemResult>): Promise<Recommendation> {
+export async function recommend(e: Engine, framing: Framing, results: Record<string, SubProblemResult>, skipped: string[] = []): Promise<Recommendation> {
+  // Skipped sub-problems are named as open, not decided.
+  const f = { ...framing, order: framing.order.filter((id) => !skipped.includes(id)) };
+  const open = skipped.map((id) => `${id} (${framing.subProblems.find((x) => x.id === id)!.title}): not deliberated; the person skipped it, so it stays open`);
   return e.run.step('recommendation', async (s) => {
-    const decisions = f.order.map((id) => {
+    const decisions = [...f.order.map((id) => {
       const r = results[id]!;
       return `${id} (${f.subProblems.find((x) => x.id === id)!.title}): ${r.synthesis.recommendation} (confidence ${r.synthesis.confidence.toFixed(2)}${r.tally.deferred ? ', deferred' : ''})`;
-    });
+    }), ...open];
     const out = await s.llm({
       tier: 'smart',
       phase: 'recommendation',

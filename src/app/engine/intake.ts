@@ -1,18 +1,22 @@
 import { event } from '../../domain/events';
 import { screenRequest } from '../../domain/guardrails';
 import { problemStatementSchema, type ProblemStatement } from '../../domain/model';
+import type { Question } from '../../domain/checkpoints';
+import { ask } from './checkpoints';
 import { RefusedError, type Engine } from './context';
 
 /**
  * Intake: a deterministic screen before any model call, then the problem
- * statement. In automatic mode nobody answers clarifying questions, so each
- * becomes a recorded assumption, visible in the results.
+ * statement. Clarifying questions go to the person in interactive mode;
+ * whatever stays unanswered (every question in automatic mode) becomes a
+ * recorded assumption, listed first. The person may then confirm or rewrite
+ * the statement.
  */
 export async function intake(e: Engine): Promise<ProblemStatement> {
   const screen = await e.run.step('screen', () => ({ result: screenRequest(`${e.problem}\n${e.context}`) }));
   if (!screen.allowed) throw new RefusedError(screen.category, screen.reason, 'screen');
 
-  const statement = await e.run.step('intake', async (s) => {
+  const proposed = await e.run.step('intake', async (s) => {
     const out = await s.llm({
       tier: 'smart',
       phase: 'intake',
@@ -24,18 +28,35 @@ export async function intake(e: Engine): Promise<ProblemStatement> {
     });
     if (!out.safety.allowed) return { result: out };
     const questions = out.clarifications.map((c, i) => ({ id: `q${i + 1}`, question: c.question, why: c.why }));
-    // Unanswered questions become explicit assumptions, listed first.
-    const assumptions = [...out.clarifications.map((c) => c.assumption), ...out.assumptions];
-    const stated = { ...out, assumptions };
     return {
-      result: stated,
-      events: [
-        ...(questions.length ? [event('clarification.requested', { questions, mode: 'auto' })] : []),
-        event('problem.stated', stated),
-      ],
+      result: out,
+      events: questions.length ? [event('clarification.requested', { questions, mode: e.checkpoints?.clarification ? 'interactive' : 'auto' })] : [],
       patch: { phase: 'intake', progress: { phase: 'intake', percent: 5 } },
     };
   });
-  if (!statement.safety.allowed) throw new RefusedError('model_screen', statement.safety.reason, 'model');
-  return statement;
+  if (!proposed.safety.allowed) throw new RefusedError('model_screen', proposed.safety.reason, 'model');
+
+  const questions: Question[] = proposed.clarifications.map((c, i) => ({ id: `q${i + 1}`, ...c }));
+  const clarified = questions.length
+    ? await ask(e, 'clarification', 'clarification', () => ({
+        prompt: `The board has ${questions.length} clarifying question${questions.length > 1 ? 's' : ''}. Answer what you can; an unanswered question keeps its stated assumption.`,
+        proposal: { questions },
+      }))
+    : null;
+  const answers = clarified?.answers ?? [];
+  const stated = await e.run.step('intake/stated', () => {
+    const open = questions.filter((q) => !answers.some((a) => a.id === q.id));
+    const statement = { ...proposed, assumptions: [...open.map((q) => q.assumption), ...proposed.assumptions], ...(answers.length && { answers }) };
+    return { result: statement, events: [event('problem.stated', statement)] };
+  });
+
+  const confirmed = await ask(e, 'statement', 'statement', () => ({
+    prompt: 'Confirm the problem statement the board will deliberate, or rewrite it.',
+    proposal: { statement: stated.statement, assumptions: stated.assumptions, domains: stated.domains },
+  }));
+  if (confirmed.action !== 'edit' || !confirmed.statement) return stated;
+  return e.run.step('intake/edited', () => {
+    const statement = { ...stated, statement: confirmed.statement!, editedBy: 'person' as const };
+    return { result: statement, events: [event('problem.stated', statement)] };
+  });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../route';
 import type { ApiDeps } from '../deps';
+import { withTimeout } from '../timeout';
 
 const checkSchema = z.object({ status: z.enum(['ok', 'fail']), checks: z.record(z.string(), z.string()) });
 
@@ -42,11 +43,4 @@ export function healthRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     },
   });
   return [healthz, readyz];
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    p.then(resolve, reject).finally(() => clearTimeout(t));
-  });
 }

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { envelopeSchema, event } from '../../domain/events';
-import { InvalidCursorError, LeaseLostError, TERMINAL_STATUSES, type SessionStatus } from '../../db/session-store';
+import { InvalidCursorError, LeaseLostError, TERMINAL_STATUSES, TooManySessionsError, type SessionStatus } from '../../db/session-store';
 import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
 import { estimateMinimumSessionCostUsd } from '../../domain/budget';
 import { tierPrices } from '../../config/config';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, idempotent, replyWith, type StoredResponse } from '../idempotency';
 import { HttpProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
 import {
   createdSchema,
   createSessionBody,
-  checkpointSettingsSchema,
   linksSchema,
   eventsQuery,
   listQuery,
@@ -18,6 +18,7 @@ import {
   sessionIdParams,
   snapshotSchema,
 } from '../schemas';
+import { checkpointSettingsSchema } from '../../domain/checkpoints';
 import { linksFor, snapshotView, summaryView } from '../session-view';
 import type { ApiDeps } from '../deps';
 
@@ -29,6 +30,40 @@ const problems = {
 export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
   const { store, queue, config, log } = deps;
 
+  /** Records the session within the tenant's cap and queues it: the work an Idempotency-Key makes run once. */
+  const start = async (tenant: string, body: z.output<ReturnType<typeof createSessionBody>>): Promise<StoredResponse> => {
+    const id = randomUUID();
+    const cap = config.MAX_ACTIVE_SESSIONS_PER_TENANT;
+    const session = {
+      id,
+      tenantId: tenant,
+      problem: body.problem,
+      context: body.context,
+      options: {
+        mode: body.mode,
+        ...(body.mode === 'interactive' && { checkpoints: checkpointSettingsSchema.parse(body.checkpoints ?? {}) }),
+        ...(body.budget_usd !== undefined && { budgetUsd: body.budget_usd }),
+        ...(body.settings && { settings: body.settings }),
+        ...(body.memory && { memory: body.memory }),
+      },
+      provider: deps.providerName,
+      seed: body.seed ?? randomUUID(),
+    };
+    const created = event('session.created', { problem: body.problem, context: body.context, provider: deps.providerName, mode: body.mode });
+    const row = await store.create(session, created, cap).catch((err: unknown) => {
+      if (!(err instanceof TooManySessionsError)) throw err;
+      throw new HttpProblem(
+        429,
+        'too-many-sessions',
+        'Too many active sessions',
+        `this tenant already has ${cap} active sessions (queued, running or awaiting input), the cap MAX_ACTIVE_SESSIONS_PER_TENANT=${cap}; wait for one to end or cancel one`,
+      );
+    });
+    // Postgres holds the session now; if Redis is down the worker's reconciler queues it later.
+    await queue.enqueue(id, 'start').catch((err: Error) => log.error({ err, sessionId: id }, 'enqueue failed; the reconciler will retry'));
+    return { status: 202, body: { id, status: row.status, links: linksFor(id) }, headers: { Location: linksFor(id).self } };
+  };
+
   const create = defineRoute({
     method: 'POST',
     path: '/v1/sessions',
@@ -38,18 +73,25 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       'Records the session and its `session.created` event, then queues it. Watch it with the `stream` link or poll the `self` link.',
     tags: ['sessions'],
     body: createSessionBody(config.MAX_PROBLEM_CHARS),
+    headers: IDEMPOTENCY_KEY_HEADER,
     responses: {
       202: {
         description: 'Accepted and queued',
         schema: createdSchema,
-        headers: { Location: { description: 'The session snapshot URL', schema: { type: 'string' } } },
+        headers: {
+          Location: { description: 'The session snapshot URL', schema: { type: 'string' } },
+          'Idempotent-Replayed': { description: '`true` when this is the stored response to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+        },
       },
-      400: problems[400],
+      400: { description: 'Invalid request; `errors` names each invalid field (`body.*`, `headers.idempotency-key`)', schema: problemSchema },
+      409: { description: 'A request with the same Idempotency-Key is still in progress; retry after `Retry-After`', schema: problemSchema },
       413: { description: 'Body larger than the configured limit', schema: problemSchema },
-      422: { description: '`budget_usd` cannot cover even the cheapest session', schema: problemSchema },
+      422: { description: '`budget_usd` cannot cover even the cheapest session, or the Idempotency-Key was used with a different body', schema: problemSchema },
       415: { description: 'Body is not JSON', schema: problemSchema },
+      429: { description: 'Rate limited, or the tenant already has its cap of active sessions (`MAX_ACTIVE_SESSIONS_PER_TENANT`)', schema: problemSchema },
     },
-    handler: async ({ body, reply, tenant }) => {
+    handler: async ({ body, req, reply, tenant }) => {
+      const key = idempotencyKeyOf(req);
       if (body.budget_usd !== undefined) {
         const minimum = estimateMinimumSessionCostUsd(body.problem.length + body.context.length, tierPrices(config));
         if (body.budget_usd < minimum) {
@@ -62,29 +104,8 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
           );
         }
       }
-      const id = randomUUID();
-      const row = await store.create(
-        {
-          id,
-          tenantId: tenant,
-          problem: body.problem,
-          context: body.context,
-          options: {
-            mode: body.mode,
-            ...(body.mode === 'interactive' && { checkpoints: checkpointSettingsSchema.parse(body.checkpoints ?? {}) }),
-            ...(body.budget_usd !== undefined && { budgetUsd: body.budget_usd }),
-            ...(body.settings && { settings: body.settings }),
-            ...(body.memory && { memory: body.memory }),
-          },
-          provider: deps.providerName,
-          seed: body.seed ?? randomUUID(),
-        },
-        event('session.created', { problem: body.problem, context: body.context, provider: deps.providerName, mode: body.mode }),
-      );
-      // Postgres holds the session now; if Redis is down the worker's reconciler queues it later.
-      await queue.enqueue(id, 'start').catch((err: Error) => log.error({ err, sessionId: id }, 'enqueue failed; the reconciler will retry'));
-      reply.code(202).header('Location', linksFor(id).self);
-      return { id, status: row.status, links: linksFor(id) };
+      const outcome = await idempotent({ db: deps.db, tenant, scope: 'createSession', key, body }, () => start(tenant, body));
+      return replyWith(reply, outcome);
     },
   });
 
@@ -202,7 +223,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       try {
         await store.commit(row.id, null, {
           events: [event('session.cancelled', { reason: 'cancelled by the client' })],
-          patch: { status: 'cancelled', phase: 'cancelled', ended: true },
+          patch: { status: 'cancelled', phase: 'cancelled', checkpoint: null, ended: true },
         });
       } catch (err) {
         // Finished between the read and the commit.

@@ -844,6 +844,13 @@ function stanceName(position: string, common: string): string {
   return `"${clipped}${clipped.length < noStop(position).length ? '…' : ''}"`;
 }
 
+/** How a persona takes a point the person raised mid-debate, by risk tolerance. */
+const INTERVENTION_REPLIES: Record<Risk, string> = {
+  low: 'it raises the stakes, so I would protect the downside before anything else.',
+  medium: 'it shifts the balance, and I would fold it into the first milestone.',
+  high: 'it is a reason to move faster, not slower, as long as we measure it.',
+};
+
 const contribution: Generator = (h, r, key) => {
   const t = debateTurn(h, r, key, false);
   const { p, sp, vars, round, previous, stance, common } = t;
@@ -851,6 +858,9 @@ const contribution: Generator = (h, r, key) => {
   const parts: { text: string; priority: number; order: number }[] = [];
   const add = (text: string, priority: number, order: number) => parts.push({ text, priority, order });
 
+  // The person's intervention comes first and is answered by name of its point.
+  const intervention = str(h.intervention);
+  if (intervention) add(`Responding to your point, "${clipWords(noStop(intervention), 16)}": ${INTERVENTION_REPLIES[p.risk]}`, 11, -1);
   if (t.redirect) add(fill(r.pick(B.REDIRECT_LEADS), { goal: goalClause(sp) }), 9, 0);
   if (t.modKind) {
     add(
@@ -1009,6 +1019,7 @@ const facilitatorRound: Generator = (h, r, key) => {
       : contributions.length
         ? 'Nobody challenged another expert directly this round.'
         : '',
+    str(h.intervention) && contributions.length ? `They took up your point ("${clipWords(noStop(str(h.intervention)), 12)}"): ${joinAnd(speakers)} answered it first.` : '',
     drifted ? r.pick(B.FACILITATOR_DRIFT_NOTES) : requests.length ? `${joinAnd(requests.map((c) => nameOf(c.persona)))} asked for research before deciding.` : '',
   ]
     .filter(Boolean)

@@ -1,0 +1,262 @@
+import { z } from 'zod';
+import type { Persona, SubProblem } from './model';
+
+/**
+ * Interactive checkpoints (spec 6, 12, 14.5): the moments a person steers
+ * the deliberation. Pure: what each kind allows, how an answer is checked
+ * against the pending checkpoint, and how an edit applies, so the API (which
+ * refuses bad answers) and the engine (which applies good ones) agree.
+ */
+
+export const CHECKPOINT_KINDS = ['clarification', 'statement', 'sub_problems', 'board', 'round_end', 'next_sub_problem'] as const;
+export type CheckpointKind = (typeof CHECKPOINT_KINDS)[number];
+
+export const CHECKPOINT_ACTIONS = ['continue', 'answer', 'edit', 'skip_to_vote', 'intervene', 'skip_to_final'] as const;
+export type CheckpointAction = (typeof CHECKPOINT_ACTIONS)[number];
+
+export const ALLOWED_ACTIONS: Record<CheckpointKind, CheckpointAction[]> = {
+  clarification: ['continue', 'answer'],
+  statement: ['continue', 'edit'],
+  sub_problems: ['continue', 'edit'],
+  board: ['continue', 'edit'],
+  round_end: ['continue', 'skip_to_vote', 'intervene', 'skip_to_final'],
+  next_sub_problem: ['continue', 'skip_to_final'],
+};
+
+/** Which checkpoints an interactive session stops at, and what an unanswered one does. */
+export const checkpointSettingsSchema = z.strictObject({
+  clarification: z.boolean().default(true).describe('Answer the clarifying questions (unanswered ones become recorded assumptions)'),
+  statement: z.boolean().default(true).describe('Confirm or edit the problem statement'),
+  sub_problems: z.boolean().default(true).describe('Review the sub-problems: edit, merge, add, remove'),
+  board: z.boolean().default(true).describe('Review the board: swap, remove, ask for a kind of expert'),
+  round_end: z.boolean().default(true).describe('After each debate round: continue, skip to the vote, intervene, skip to the final recommendation'),
+  next_sub_problem: z.boolean().default(true).describe('Before the next sub-problem: continue or skip to the final recommendation'),
+  expires_in_seconds: z
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 3600)
+    .default(24 * 3600)
+    .describe('How long a checkpoint waits for an answer'),
+  on_expiry: z
+    .enum(['continue', 'cancel'])
+    .default('continue')
+    .describe('What an expired checkpoint does: continue with what is proposed (recorded as resolved by expiry), or cancel the session'),
+});
+export type CheckpointSettings = z.infer<typeof checkpointSettingsSchema>;
+
+export interface Question {
+  id: string;
+  question: string;
+  why: string;
+  assumption: string;
+}
+
+export interface BoardProposal {
+  members: { code: string; name: string; title: string; rationale: string; subProblems: string[] }[];
+  panels: Record<string, string[]>;
+  available: { code: string; name: string; title: string }[];
+}
+
+/** What the person is shown, per kind. */
+export type Proposal =
+  | { questions: Question[] }
+  | { statement: string; assumptions: string[]; domains: string[] }
+  | { subProblems: SubProblem[] }
+  | BoardProposal
+  | { subProblemId: string; round: number; maxRounds: number; summary: string; positions: { persona: string; name: string; position: string }[] }
+  | { next: { id: string; title: string }; done: number; total: number };
+
+/** The checkpoint a session waits on (stored on the session row while `awaiting_input`). */
+export interface PendingCheckpoint {
+  id: string;
+  /** The memoized step its resolution is stored under. */
+  stepKey: string;
+  kind: CheckpointKind;
+  prompt: string;
+  actions: CheckpointAction[];
+  requestedAt: string;
+  expiresAt: string;
+  onExpiry: 'continue' | 'cancel';
+  subProblemId?: string;
+  round?: number;
+  proposal: Proposal;
+}
+
+export interface SubProblemEdit {
+  id?: string | undefined;
+  title: string;
+  goal: string;
+  context?: string | undefined;
+  complexity?: number | undefined;
+  domains?: string[] | undefined;
+  depends_on?: string[] | undefined;
+}
+
+export interface BoardEdit {
+  remove?: string[] | undefined;
+  add?: string[] | undefined;
+  want?: string[] | undefined;
+}
+
+/** An answer as the client sends it (already schema-valid). */
+export interface ResolveRequest {
+  action: CheckpointAction;
+  answers?: Record<string, string> | undefined;
+  statement?: string | undefined;
+  sub_problems?: SubProblemEdit[] | undefined;
+  board?: BoardEdit | undefined;
+  message?: string | undefined;
+}
+
+/** What the engine receives: the action and its checked payload; the step result of the checkpoint. */
+export interface Resolution {
+  action: CheckpointAction;
+  by: 'client' | 'expiry';
+  answers?: { id: string; question: string; answer: string }[];
+  statement?: string;
+  subProblems?: SubProblemEdit[];
+  board?: { remove: string[]; add: string[] };
+  message?: string;
+}
+
+export class CheckpointInputError extends Error {
+  override name = 'CheckpointInputError';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+/** Checks an answer against the pending checkpoint; throws CheckpointInputError (422) naming the field. */
+export function checkResolution(cp: PendingCheckpoint, req: ResolveRequest, pool: readonly Persona[]): Resolution {
+  if (!cp.actions.includes(req.action)) {
+    throw new CheckpointInputError('body.action', `"${req.action}" is not allowed at a ${cp.kind} checkpoint; allowed: ${cp.actions.join(', ')}`);
+  }
+  const base = { action: req.action, by: 'client' as const };
+  switch (req.action) {
+    case 'continue':
+    case 'skip_to_vote':
+    case 'skip_to_final':
+      return base;
+    case 'intervene':
+      if (!req.message?.trim()) throw new CheckpointInputError('body.message', 'is required to intervene');
+      return { ...base, message: req.message.trim() };
+    case 'answer': {
+      const questions = (cp.proposal as { questions: Question[] }).questions;
+      const given = Object.entries(req.answers ?? {});
+      if (!given.length) throw new CheckpointInputError('body.answers', 'give at least one answer, by question id');
+      const unknown = given.find(([id]) => !questions.some((q) => q.id === id));
+      if (unknown) throw new CheckpointInputError(`body.answers.${unknown[0]}`, `no such question; ids: ${questions.map((q) => q.id).join(', ')}`);
+      const answers = questions.flatMap((q) => {
+        const a = req.answers?.[q.id]?.trim();
+        return a ? [{ id: q.id, question: q.question, answer: a }] : [];
+      });
+      if (!answers.length) throw new CheckpointInputError('body.answers', 'every answer is empty');
+      return { ...base, answers };
+    }
+    case 'edit':
+      return { ...base, ...checkEdit(cp, req, pool) };
+  }
+}
+
+function checkEdit(cp: PendingCheckpoint, req: ResolveRequest, pool: readonly Persona[]): Partial<Resolution> {
+  const only = (field: 'statement' | 'sub_problems' | 'board') => {
+    const given = (['statement', 'sub_problems', 'board'] as const).filter((f) => req[f] !== undefined);
+    if (!given.includes(field)) throw new CheckpointInputError(`body.${field}`, `is required to edit a ${cp.kind} checkpoint`);
+    const extra = given.find((f) => f !== field);
+    if (extra) throw new CheckpointInputError(`body.${extra}`, `does not apply to a ${cp.kind} checkpoint`);
+  };
+  if (cp.kind === 'statement') {
+    only('statement');
+    return { statement: req.statement!.trim() };
+  }
+  if (cp.kind === 'sub_problems') {
+    only('sub_problems');
+    const list = req.sub_problems!;
+    const ids = list.map((s, i) => s.id ?? `new${i + 1}`);
+    list.forEach((s, i) => {
+      for (const d of s.depends_on ?? []) {
+        if (!ids.includes(d) || d === ids[i]) throw new CheckpointInputError(`body.sub_problems.${i}.depends_on`, `"${d}" is not another sub-problem in this list`);
+      }
+    });
+    const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (dup) throw new CheckpointInputError('body.sub_problems', `id "${dup}" appears twice`);
+    return { subProblems: list };
+  }
+  only('board');
+  return { board: applyBoardEdit(cp.proposal as BoardProposal, req.board!, pool).edit };
+}
+
+/**
+ * Applies a board edit to every panel: removals first, then additions
+ * (named codes, then the best fit for each wanted kind of expert). Each
+ * panel must keep 2-5 experts. Returns the new panels and the resolved
+ * edit (wants turned into codes) so a replay needs no matching.
+ */
+export function applyBoardEdit(
+  board: { panels: Record<string, string[]> },
+  edit: BoardEdit,
+  pool: readonly Persona[],
+): { panels: Record<string, string[]>; edit: { remove: string[]; add: string[] } } {
+  const onBoard = new Set(Object.values(board.panels).flat());
+  const remove = [...new Set(edit.remove ?? [])];
+  remove.forEach((code, i) => {
+    if (!onBoard.has(code)) throw new CheckpointInputError(`body.board.remove.${i}`, `${code} is not on the board`);
+  });
+  const add = [...new Set(edit.add ?? [])];
+  add.forEach((code, i) => {
+    if (!pool.some((p) => p.code === code)) throw new CheckpointInputError(`body.board.add.${i}`, `no persona ${code}; see GET /v1/personas`);
+  });
+  (edit.want ?? []).forEach((kind, i) => {
+    const taken = new Set([...onBoard, ...add].filter((c) => !remove.includes(c)));
+    const match = bestFor(kind, pool.filter((p) => !taken.has(p.code)));
+    if (!match) throw new CheckpointInputError(`body.board.want.${i}`, `no expert off the board matches "${kind}"`);
+    add.push(match.code);
+  });
+  const panels: Record<string, string[]> = {};
+  for (const [id, codes] of Object.entries(board.panels)) {
+    const next = [...new Set([...codes.filter((c) => !remove.includes(c)), ...add.filter((c) => !remove.includes(c))])];
+    if (next.length < 2 || next.length > 5) {
+      throw new CheckpointInputError('body.board', `the panel of ${id} would have ${next.length} experts; it needs 2-5`);
+    }
+    panels[id] = next;
+  }
+  return { panels, edit: { remove, add } };
+}
+
+/** The persona whose title, domains and expertise share the most words with the wanted kind. */
+function bestFor(kind: string, candidates: Persona[]): Persona | undefined {
+  const words = kind.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  let best: Persona | undefined;
+  let bestScore = 0;
+  for (const p of candidates) {
+    const hay = [p.title, p.code, ...p.domains, ...p.expertise].join(' ').toLowerCase();
+    const score = words.filter((w) => hay.includes(w.replace(/s$/, ''))).length;
+    if (score > bestScore) [best, bestScore] = [p, score];
+  }
+  return best;
+}
+
+/** Turns the person's sub-problem list into proposals for the normaliser, keeping what they did not restate. */
+export function subProblemsFromEdit(edits: SubProblemEdit[], proposed: SubProblem[], fallbackDomains: string[]): SubProblem[] {
+  const ids = edits.map((s, i) => s.id ?? `new${i + 1}`);
+  return edits.map((s, i) => {
+    const was = proposed.find((p) => p.id === s.id);
+    return {
+      id: ids[i]!,
+      title: s.title,
+      goal: s.goal,
+      context: s.context ?? was?.context ?? '',
+      successCriteria: was?.successCriteria ?? [s.goal],
+      dependsOn: s.depends_on ?? (was ? was.dependsOn.filter((d) => ids.includes(d)) : []),
+      complexity: s.complexity ?? was?.complexity ?? 5,
+      domains: (s.domains ?? was?.domains ?? fallbackDomains.slice(0, 4)) as SubProblem['domains'],
+    };
+  });
+}
+
+/** The resolution an expired checkpoint gets under the `continue` policy. */
+export const expiryResolution = (): Resolution => ({ action: 'continue', by: 'expiry' });

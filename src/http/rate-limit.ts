@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { isApiUrl } from './auth';
+import { HttpProblem, sendProblem } from './problem';
+import { withTimeout } from './timeout';
+
+export interface RateLimitOptions {
+  /** Requests per window; 0 disables the limiter. */
+  limit: number;
+  windowMs: number;
+  /** Separates deployments (and test stacks) sharing one Redis: the queue name. */
+  namespace: string;
+}
+
+/** Counts one hit in a window's counter and returns the new count. */
+export type WindowCounter = (key: string, ttlMs: number) => Promise<number>;
+
+/** Connection states in which a command would wait in ioredis's offline queue. */
+const DOWN = new Set(['close', 'reconnecting', 'end']);
+
+/** INCR and PEXPIRE in one MULTI. Fails fast when Redis is down: the limiter must never hold a request. */
+export const redisCounter =
+  (redis: Redis, timeoutMs = 500): WindowCounter =>
+  async (key, ttlMs) => {
+    if (DOWN.has(redis.status)) throw new Error(`redis is ${redis.status}`);
+    const results = await withTimeout(redis.multi().incr(key).pexpire(key, ttlMs).exec(), timeoutMs);
+    const [err, count] = results?.[0] ?? [new Error('rate limit transaction aborted'), null];
+    if (err) throw err;
+    return Number(count);
+  };
+
+/**
+ * Fixed-window limit per API key (per client IP in open mode) on /v1, after
+ * auth. Every limited response carries the IETF draft RateLimit-* headers; a
+ * counter outage lets requests through rather than taking the API down.
+ */
+export function registerRateLimit(app: FastifyInstance, count: WindowCounter, opts: RateLimitOptions): void {
+  if (opts.limit === 0) return;
+  let warnedAt = -Infinity;
+  app.addHook('onRequest', async (req, reply) => {
+    if (!isApiUrl(req.url)) return;
+    const now = Date.now();
+    const window = Math.floor(now / opts.windowMs);
+    const who = req.caller.keyId ? `key:${req.caller.keyId}` : `ip:${req.ip}`;
+    let used: number;
+    try {
+      used = await count(`bo1:rl:${opts.namespace}:${who}:${window}`, opts.windowMs);
+    } catch (err) {
+      // One warning per window is enough to notice an outage without flooding the log.
+      if (now - warnedAt >= opts.windowMs) {
+        warnedAt = now;
+        req.log.warn({ err }, 'rate limiter unavailable: letting requests through');
+      }
+      return;
+    }
+    const reset = String(Math.ceil(((window + 1) * opts.windowMs - now) / 1000));
+    reply.headers({
+      'RateLimit-Limit': String(opts.limit),
+      'RateLimit-Remaining': String(Math.max(0, opts.limit - used)),
+      'RateLimit-Reset': reset,
+    });
+    if (used > opts.limit) {
+      return sendProblem(
+        reply,
+        req,
+        new HttpProblem(429, 'rate-limited', 'Too Many Requests', `at most ${opts.limit} requests per ${opts.windowMs / 1000} s; retry in ${reset} s`, undefined, {
+          'Retry-After': reset,
+        }),
+      );
+    }
+  });
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ALLOWED_ACTIONS,
+  applyBoardEdit,
+  CheckpointInputError,
+  checkResolution,
+  subProblemsFromEdit,
+  type PendingCheckpoint,
+} from '../../src/domain/checkpoints';
+import type { SubProblem } from '../../src/domain/model';
+import { PERSONAS } from '../../src/domain/personas';
+import { applyEvents, emptyCaseMemory } from '../../src/memory/case-memory';
+import { transcriptEntries } from '../../src/domain/transcript';
+import type { Envelope } from '../../src/domain/events';
+
+const cp = (kind: PendingCheckpoint['kind'], proposal: PendingCheckpoint['proposal']): PendingCheckpoint => ({
+  id: kind,
+  stepKey: `checkpoint/${kind}`,
+  kind,
+  prompt: '…',
+  actions: ALLOWED_ACTIONS[kind],
+  requestedAt: '2026-01-01T00:00:00Z',
+  expiresAt: '2026-01-02T00:00:00Z',
+  onExpiry: 'continue',
+  proposal,
+});
+
+const fieldOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof CheckpointInputError) return err.field;
+    throw err;
+  }
+  return null;
+};
+
+const questions = cp('clarification', {
+  questions: [
+    { id: 'q1', question: 'What is the budget?', why: 'Sets the scale', assumption: 'Small budget' },
+    { id: 'q2', question: 'What is the deadline?', why: 'Sets the pace', assumption: 'Six months' },
+  ],
+});
+const board = cp('board', {
+  members: [],
+  panels: { sp1: ['financial_analyst', 'growth_strategist', 'user_advocate'], sp2: ['financial_analyst', 'risk_manager'] },
+  available: [],
+});
+
+describe('checking an answer against its checkpoint', () => {
+  it('refuses an action the kind does not allow, naming body.action', () => {
+    expect(fieldOf(() => checkResolution(questions, { action: 'skip_to_vote' }, PERSONAS))).toBe('body.action');
+    expect(fieldOf(() => checkResolution(cp('next_sub_problem', { next: { id: 'sp2', title: 't' }, done: 1, total: 2 }), { action: 'intervene', message: 'x' }, PERSONAS))).toBe(
+      'body.action',
+    );
+  });
+
+  it('keeps the answered questions with their text, and refuses unknown or empty answers', () => {
+    const r = checkResolution(questions, { action: 'answer', answers: { q2: ' By March ' } }, PERSONAS);
+    expect(r.answers).toEqual([{ id: 'q2', question: 'What is the deadline?', answer: 'By March' }]);
+    expect(fieldOf(() => checkResolution(questions, { action: 'answer', answers: { q9: 'x' } }, PERSONAS))).toBe('body.answers.q9');
+    expect(fieldOf(() => checkResolution(questions, { action: 'answer', answers: { q1: '  ' } }, PERSONAS))).toBe('body.answers');
+  });
+
+  it('needs the payload that fits the kind being edited', () => {
+    const statement = cp('statement', { statement: 'x', assumptions: [], domains: [] });
+    expect(fieldOf(() => checkResolution(statement, { action: 'edit' }, PERSONAS))).toBe('body.statement');
+    expect(fieldOf(() => checkResolution(statement, { action: 'edit', statement: 'A new statement', board: {} }, PERSONAS))).toBe('body.board');
+    expect(fieldOf(() => checkResolution(cp('round_end', { subProblemId: 'sp1', round: 1, maxRounds: 5, summary: '', positions: [] }), { action: 'intervene' }, PERSONAS))).toBe(
+      'body.message',
+    );
+  });
+
+  it('refuses sub-problem dependencies outside the list', () => {
+    const subs = cp('sub_problems', { subProblems: [] });
+    const bad = { action: 'edit' as const, sub_problems: [{ id: 'a', title: 'One', goal: 'Decide one thing', depends_on: ['zz'] }] };
+    expect(fieldOf(() => checkResolution(subs, bad, PERSONAS))).toBe('body.sub_problems.0.depends_on');
+  });
+});
+
+describe('editing the board', () => {
+  it('removes from and adds to every panel, resolving a wanted kind to the best persona off the board', () => {
+    const { panels, edit } = applyBoardEdit(board.proposal as { panels: Record<string, string[]> }, { remove: ['growth_strategist'], want: ['legal compliance'] }, PERSONAS);
+    expect(edit).toEqual({ remove: ['growth_strategist'], add: ['legal_advisor'] });
+    expect(panels.sp1).toEqual(['financial_analyst', 'user_advocate', 'legal_advisor']);
+    expect(panels.sp2).toEqual(['financial_analyst', 'risk_manager', 'legal_advisor']);
+  });
+
+  it('refuses codes that are not on the board or not in the pool, and panels left with fewer than two', () => {
+    const b = board.proposal as { panels: Record<string, string[]> };
+    expect(fieldOf(() => applyBoardEdit(b, { remove: ['data_scientist'] }, PERSONAS))).toBe('body.board.remove.0');
+    expect(fieldOf(() => applyBoardEdit(b, { add: ['nobody'] }, PERSONAS))).toBe('body.board.add.0');
+    expect(fieldOf(() => applyBoardEdit(b, { want: ['astrologer'] }, PERSONAS))).toBe('body.board.want.0');
+    expect(fieldOf(() => applyBoardEdit(b, { remove: ['risk_manager'] }, PERSONAS))).toBe('body.board');
+  });
+});
+
+it('a sub-problem list from the person keeps what they did not restate', () => {
+  const proposed: SubProblem[] = [
+    { id: 'sp1', title: 'Pricing', goal: 'Decide the price', context: 'Competitors charge $50', successCriteria: ['margin'], dependsOn: [], complexity: 7, domains: ['finance'] },
+  ];
+  const out = subProblemsFromEdit([{ id: 'sp1', title: 'Price level', goal: 'Decide the price level' }, { title: 'Launch', goal: 'Decide when to launch', depends_on: ['sp1'] }], proposed, ['market']);
+  expect(out[0]).toMatchObject({ id: 'sp1', title: 'Price level', context: 'Competitors charge $50', complexity: 7, domains: ['finance'] });
+  expect(out[1]).toMatchObject({ id: 'new2', dependsOn: ['sp1'], complexity: 5, domains: ['market'], successCriteria: ['Decide when to launch'] });
+});
+
+describe('what the person chose, in the case memory and the transcript', () => {
+  const env = (seq: number, data: Record<string, unknown>): Envelope => ({ seq, type: 'checkpoint.resolved', session_id: 's', ts: '2026-01-01T00:00:00Z', data });
+  const log = [
+    env(1, { checkpointId: 'clarification', kind: 'clarification', action: 'answer', by: 'client', answers: [{ id: 'q1', question: 'Budget?', answer: '$10k' }] }),
+    env(2, { checkpointId: 'sp1.r1', kind: 'round_end', action: 'intervene', by: 'client', message: 'Think about churn' }),
+    env(3, { checkpointId: 'sp1.r2', kind: 'round_end', action: 'continue', by: 'expiry' }),
+  ];
+
+  it('answers and interventions become user intents', () => {
+    const m = applyEvents(emptyCaseMemory(), log, '2026-01-01T00:00:00Z');
+    expect(m.intents.map((i) => i.text)).toEqual(['Answered "Budget?": $10k', 'Think about churn']);
+  });
+
+  it('the transcript gives the person a voice, and says when nobody answered', () => {
+    const lines = transcriptEntries(log).map((e) => `${e.speaker}: ${e.text}`);
+    expect(lines).toEqual(['YOU: Budget? — $10k', 'YOU: Think about churn', 'FACILITATOR: Nobody answered in time: the board continues with what it proposed.']);
+  });
+});
