@@ -4,7 +4,9 @@
  *   1. POST /v1/sessions → first SSE event, and → session.started (p50, p99)
  *   2. one session watched by N concurrent SSE subscribers: events/s delivered
  *      and the commit → receipt delay (p50, p99)
- *   3. deliberations of every shared scenario at a fixed simulated latency:
+ *   3. interactive sessions: resolve → 202, and resolve → the continuation's
+ *      first event (a queued job that replays every committed step) (p50, p99)
+ *   4. deliberations of every shared scenario at a fixed simulated latency:
  *      wall time vs the critical-path bound, calls, tokens, cost, prompt
  *      growth per round and the prompt-cache share (tests/bench/deliberation.ts)
  * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
@@ -12,11 +14,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { freePort } from '../support/child';
 import { fileURLToPath } from 'node:url';
 import { deliberationBench } from './deliberation';
 import { memoryBench } from './memory';
+import { checkpointBench } from './checkpoints';
+import { subscribe } from './sse';
 import { ensureDatabase } from '../../src/db/client';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -68,37 +71,6 @@ async function create(url: string, seed: string): Promise<string> {
     body: JSON.stringify({ problem: 'Should I introduce a $29/month tier or usage-based pricing?', context: '500 free users', seed }),
   });
   return ((await res.json()) as { id: string }).id;
-}
-
-interface Sse {
-  close(): void;
-}
-
-/** A minimal SSE reader on a raw socket, so the clients cost little next to the server. */
-function subscribe(url: string, onEvent: (type: string, data: string, at: number) => void, onEnd: () => void): Sse {
-  let buf = '';
-  const req = http.get(url, { agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      const at = Date.now();
-      buf += chunk;
-      let i: number;
-      while ((i = buf.indexOf('\n\n')) >= 0) {
-        const block = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        let type = 'message';
-        let data = '';
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event: ')) type = line.slice(7);
-          else if (line.startsWith('data: ')) data += line.slice(6);
-        }
-        if (data) onEvent(type, data, at);
-      }
-    });
-    res.on('end', onEnd);
-  });
-  req.on('error', onEnd);
-  return { close: () => req.destroy() };
 }
 
 async function firstEvent(url: string) {
@@ -169,6 +141,7 @@ async function fanout(url: string) {
 
 const fast = await startService({});
 const { toFirst, toStarted } = await firstEvent(fast.url);
+const checkpoints = await checkpointBench(fast.url, Number(process.env.BENCH_INTERACTIVE ?? 20));
 await fast.stop();
 
 const slow = await startService({ SIM_LATENCY_MS: FANOUT_LATENCY });
@@ -186,6 +159,7 @@ console.log(
   `fan-out to ${SUBSCRIBERS} subscribers of one session (sim latency ${FANOUT_LATENCY} ms): ${fan.received} events in ${fmt(fan.seconds)} s = ${fmt(fan.received / fan.seconds)} events/s delivered`,
 );
 console.log(`commit → receipt delay       over ${fan.delays.length} deliveries: p50 ${fmt(pct(fan.delays, 50))} ms, p99 ${fmt(pct(fan.delays, 99))} ms (target p99 < 50 ms)`);
+for (const line of checkpoints) console.log(line);
 for (const line of deliberation) console.log(line);
 
 // Memory recall at 100,000 rows: its own database work, no service needed (BENCH_SKIP_MEMORY=1 skips it).
