@@ -41,7 +41,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'board.assembled':
         for (const m of d.members as Data[]) names.set(m.code, m.name);
-        add(e, 'board', (d.members as Data[]).map((m) => `${m.name}, ${m.title}: ${m.rationale}`).join('\n'), 'FACILITATOR', 'THE BOARD');
+        add(e, 'board', (d.members as Data[]).map((m) => `${m.name}, ${m.rationale}`).join('\n'), 'FACILITATOR', 'THE BOARD');
         break;
       case 'subproblem.started': {
         const index = Number(String(d.subProblemId).slice(2));
