@@ -1,6 +1,7 @@
 /** Command-line parsing: pure, so every usage rule is unit-tested without a process. */
 
-export const CHECKPOINT_KINDS = ['clarification', 'statement', 'sub_problems', 'board', 'round_end', 'next_sub_problem'] as const;
+import { CHECKPOINT_KINDS } from '../domain/checkpoints';
+
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
 
 export class UsageError extends Error {

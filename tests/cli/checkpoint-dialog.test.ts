@@ -2,15 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { EndOfInput, runDialog } from '../../src/cli/checkpoint-dialog';
 import { asCheckpoint } from '../../src/cli/checkpoint-view';
 import { createStyle } from '../../src/cli/style';
+import { ALLOWED_ACTIONS } from '../../src/domain/checkpoints';
 
-const ACTIONS: Record<string, string[]> = {
-  clarification: ['continue', 'answer'],
-  statement: ['continue', 'edit'],
-  sub_problems: ['continue', 'edit'],
-  board: ['continue', 'edit'],
-  round_end: ['continue', 'skip_to_vote', 'intervene', 'skip_to_final'],
-  next_sub_problem: ['continue', 'skip_to_final'],
-};
+const ACTIONS: Record<string, string[]> = ALLOWED_ACTIONS;
 
 /** Runs a dialog on a script of answers; returns the resolution and the conversation as printed. */
 async function converse(kind: string, proposal: Record<string, unknown>, script: string[], actions = ACTIONS[kind]!) {
