@@ -78,6 +78,8 @@ const envSchema = z
     /** A queued or running session idle this long with no live job is re-queued. */
     RECONCILE_STALE_MS: int(60_000, 100),
     RECONCILE_INTERVAL_MS: int(30_000, 100),
+    /** Also re-enqueue the memory jobs of sessions that ended in the last day without reporting them. */
+    RECONCILE_MEMORY_JOBS: bool(true),
     /** Request limits. */
     MAX_PROBLEM_CHARS: int(20_000, 1),
     BODY_LIMIT_BYTES: int(256 * 1024, 1024),

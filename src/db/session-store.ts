@@ -324,6 +324,33 @@ export class SessionStore {
       .where(and(eq(sessions.status, 'awaiting_input'), sql`(${sessions.checkpoint} ->> 'expiresAt')::timestamptz <= ${now.toISOString()}::timestamptz`));
   }
 
+  /**
+   * Sessions that ended between `since` and `before` whose memory jobs have
+   * not reported (no `memory.contributed` / `lessons.extracted` in the log):
+   * their jobs may have been lost with Redis. Refused sessions and sessions
+   * that opted out of contributing have none.
+   */
+  async memoryJobsMissing(since: Date, before: Date): Promise<{ id: string; contribute: boolean; lessons: boolean }[]> {
+    const reported = (type: string) =>
+      sql`exists (select 1 from ${sessionEvents} e where e.session_id = ${sessions.id} and e.type = ${type})`;
+    const rows = await this.db
+      .select({
+        id: sessions.id,
+        contribute: sql<boolean>`${sessions.status} = 'completed' and not ${reported('memory.contributed')}`,
+        lessons: sql<boolean>`not ${reported('lessons.extracted')}`,
+      })
+      .from(sessions)
+      .where(
+        and(
+          sql`${sessions.status} in ('completed', 'failed')`,
+          sql`${sessions.phase} <> 'refused'`,
+          sql`coalesce((${sessions.options} -> 'memory' ->> 'contribute')::boolean, true)`,
+          sql`${sessions.endedAt} between ${since.toISOString()}::timestamptz and ${before.toISOString()}::timestamptz`,
+        ),
+      );
+    return rows.filter((r) => r.contribute || r.lessons);
+  }
+
   /** Sessions that should be moving but may have lost their job (e.g. Redis was flushed). */
   async unfinished(olderThanMs: number): Promise<string[]> {
     const rows = await this.db

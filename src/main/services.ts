@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { reconcile } from '../app/reconciler';
+import { reconcile, reconcileMemoryJobs } from '../app/reconciler';
 import { expireCheckpoints, type CheckpointDeps } from '../app/checkpoints';
 import type { RunnerDeps } from '../app/run-session';
 import type { Config } from '../config/config';
@@ -186,6 +186,8 @@ export async function startWorker(
     try {
       const requeued = await reconcile(store, queue, config.RECONCILE_STALE_MS);
       if (requeued.length) log.warn({ requeued }, 're-queued sessions that had no live job');
+      const memoryJobs = config.RECONCILE_MEMORY_JOBS ? await reconcileMemoryJobs(store, memoryQueue, config.RECONCILE_STALE_MS) : [];
+      if (memoryJobs.length) log.info({ sessions: memoryJobs }, 'memory jobs not yet reported: enqueued (a no-op where they still exist)');
     } catch (err) {
       log.warn({ err }, 'reconcile failed');
     }

@@ -29,8 +29,17 @@ export class MemoryQueue {
 
   /** After a session ends: contribute its memories (completed only) and extract lessons (completed or failed). */
   async afterSession(sessionId: string, outcome: 'completed' | 'failed'): Promise<void> {
-    if (outcome === 'completed') await this.queue.add('contribute', { kind: 'contribute', sessionId }, { jobId: `${sessionId}.contribute` });
-    await this.queue.add('lessons', { kind: 'lessons', sessionId }, { jobId: `${sessionId}.lessons` });
+    await this.enqueue(sessionId, { contribute: outcome === 'completed', lessons: true });
+  }
+
+  /**
+   * Job ids are per session and kind, so enqueueing again while a job is
+   * waiting, running, or kept after failing is a no-op: the reconciler may
+   * call this as often as it likes.
+   */
+  async enqueue(sessionId: string, kinds: { contribute: boolean; lessons: boolean }): Promise<void> {
+    if (kinds.contribute) await this.queue.add('contribute', { kind: 'contribute', sessionId }, { jobId: `${sessionId}.contribute` });
+    if (kinds.lessons) await this.queue.add('lessons', { kind: 'lessons', sessionId }, { jobId: `${sessionId}.lessons` });
   }
 
   /** The retention sweep of novelty history, daily. */

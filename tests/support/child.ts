@@ -15,6 +15,7 @@ export function envFor(config: Config, extra: Record<string, string> = {}): Reco
     MIGRATE_ON_START: 'false',
     LOG_LEVEL: 'silent',
     RECONCILE_STALE_MS: String(config.RECONCILE_STALE_MS),
+    RECONCILE_MEMORY_JOBS: String(config.RECONCILE_MEMORY_JOBS),
     AUTH_MODE: config.AUTH_MODE,
     AUTH_CACHE_MS: String(config.AUTH_CACHE_MS),
     RATE_LIMIT_PER_MINUTE: String(config.RATE_LIMIT_PER_MINUTE),

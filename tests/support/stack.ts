@@ -19,6 +19,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       SSE_HEARTBEAT_MS: '1000',
       // Test files share one database: a reconciler must not adopt another file's sessions.
       RECONCILE_STALE_MS: '3600000',
+      // Sessions earlier test runs finished without memory jobs stay that way (tests/integration/reconciler.test.ts covers it on its own database).
+      RECONCILE_MEMORY_JOBS: 'false',
       // Keys, limits and caps are global state in that shared database: tests that exercise them opt in.
       AUTH_MODE: 'open',
       RATE_LIMIT_PER_MINUTE: '0',
