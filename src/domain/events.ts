@@ -230,6 +230,9 @@ export const eventDataSchemas = {
     memoryId: z.string(),
     sourceSessionId: z.string(),
   }),
+  'memory.contradiction_resolved': z
+    .object({ id: z.string(), subProblemId: z.string(), persona: z.string(), round: z.number().int() })
+    .describe('The expert has spoken since being told to explain the change: the contradiction is addressed in the case memory'),
   'lessons.applied': z.object({
     query: z.string(),
     lessons: z.array(z.object({ id: z.string(), lesson: z.string(), applies: z.string(), confidence: z.number(), reinforcements: z.number().int() })),

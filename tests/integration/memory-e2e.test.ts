@@ -246,4 +246,52 @@ describe('the stance ledger', () => {
     const replacement = history.find((m) => m.id === old.supersededBy)!;
     expect(replacement.position).toMatch(/Defer/);
   });
+
+  it('an expert whose opening contradicts what they concluded before is told to explain; once they have spoken again, the contradiction is addressed', async () => {
+    const tenant = `t-${randomUUID().slice(0, 8)}`;
+    const problem = 'Should I pivot my project management tool to serve only law firms?';
+    const context = 'Law firms pay 3x; churn is 30%.';
+    // Everyone speaks every round, so whoever is told to explain speaks again in round 2.
+    const options = { memory: { contribute: false }, settings: { speakersPerRound: 6 } };
+    const probe = await newSession(tenant, problem, context, { ...options, memory: { read: false, contribute: false } }, 'stance-ledger');
+    expect(await runSession(deps(sim()), probe, { finalAttempt: true })).toBe('completed');
+    const results = (await store.get(probe))!.results as { problemStatement: { category: string }; board: { code: string }[] };
+    const oldPosition = 'Commit to the law-firm pivot now';
+    const summary = 'Commit fully to the law-firm pivot now; law firms pay three times more.';
+    const [vector] = await embedder.embed([`${summary} ${oldPosition}`]);
+    await memory.insertMemories(
+      tenant,
+      results.board.map((m) => ({
+        id: randomUUID(), scope: 'session' as const, sessionId: probe, subProblemId: 'sp1', persona: m.code, category: results.problemStatement.category,
+        summary, position: oldPosition, confidence: 0.8, anonymised: true, model: 'm', promptVersion: 'p', embedding: vector!, embeddingProvider: embedder.name,
+      })),
+    );
+
+    // Same seed, same board; this time every opening holds back.
+    const inner = createSimulatedProvider({ latencyMs: 0, jitter: 0 });
+    const provider = new ScriptedProvider(inner).when(
+      (r) => r.purpose === 'opening_statement',
+      async (req) => {
+        const base = await inner.generate(req);
+        return { ...base, text: JSON.stringify({ ...JSON.parse(base.text), position: 'Defer the pivot; do not commit before a paid pilot proves retention' }) };
+      },
+    );
+    const id = await newSession(tenant, problem, context, options, 'stance-ledger');
+    expect(await runSession(deps(provider), id, { finalAttempt: true })).toBe('completed');
+    const events = await store.events(id, 0, 10_000);
+    const raised = events.filter((e) => e.type === 'memory.contradiction');
+    expect(raised.length).toBeGreaterThan(0);
+    for (const c of raised) {
+      const { id: cid, subProblemId, persona } = c.data as { id: string; subProblemId: string; persona: string };
+      const spokeAgain = events.find((e) => e.seq > c.seq && e.type === 'contribution.completed' && e.data.subProblemId === subProblemId && e.data.persona === persona);
+      const resolved = events.find((e) => e.type === 'memory.contradiction_resolved' && e.data.id === cid);
+      // Addressed exactly when the expert spoke after being told, in that very turn's commit.
+      expect(!!resolved).toBe(!!spokeAgain);
+      if (resolved) expect(resolved.seq).toBe(spokeAgain!.seq - 1);
+    }
+    const caseMemory = (await store.get(id))!.caseMemory as { contradictions: { id: string; open: boolean }[] };
+    const resolvedIds = new Set(events.filter((e) => e.type === 'memory.contradiction_resolved').map((e) => e.data.id));
+    expect(resolvedIds.size).toBeGreaterThan(0);
+    for (const c of caseMemory.contradictions) expect(c.open).toBe(!resolvedIds.has(c.id));
+  });
 });

@@ -204,6 +204,8 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
           return {
             result: turn,
             events: [
+              // Told to explain a change from a remembered position, the expert has now answered: the contradiction is addressed.
+              ...(inputs.notices[code] ? [event('memory.contradiction_resolved', { id: `${sp.id}:${code}`, subProblemId: sp.id, persona: code, round })] : []),
               event('contribution.completed', {
                 subProblemId: sp.id,
                 round,
