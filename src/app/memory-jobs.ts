@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { event, type EventDraft } from '../domain/events';
 import { calibratedSimilarity } from '../domain/metrics';
 import type { LedgerEntry, SessionRow, SessionStore } from '../db/session-store';
@@ -27,6 +27,16 @@ export interface MemoryJobDeps {
 const anonymised = z.object({ text: z.string().min(1) });
 /** The board's own names are not the user's personal data. */
 const KEEP = { keep: PERSONAS.flatMap((p) => p.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w) && !/^Dr\.?$/.test(w))) };
+
+/**
+ * A UUID derived from what a row is (its session, job and source), so a job
+ * that runs again after a crash writes the same ids and the stores' ON
+ * CONFLICT DO NOTHING keeps one copy.
+ */
+export function stableId(...parts: string[]): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 /** Runs a model call for a job, outside any session step, and ledgers it on the session it serves. */
 function jobLlm(deps: MemoryJobDeps, session: SessionRow, key: string) {
@@ -63,6 +73,8 @@ export async function contributeMemories(deps: MemoryJobDeps, sessionId: string)
   if (!session || session.status !== 'completed') return { memories: 0, superseded: 0, dropped: 0 };
   const options = session.options as { memory?: { contribute?: boolean } };
   if (options.memory?.contribute === false) return { memories: 0, superseded: 0, dropped: 0 };
+  // Reported already: a duplicate run (retry, reconciler) has nothing to do.
+  if (await deps.store.hasEvent(sessionId, 'memory.contributed')) return { memories: 0, superseded: 0, dropped: 0 };
   const results = session.results as { board?: { code: string }[]; problemStatement?: { category?: string } } | null;
   const category = results?.problemStatement?.category ?? 'other';
   const llm = jobLlm(deps, session, 'after/contribute');
@@ -97,11 +109,11 @@ export async function contributeMemories(deps: MemoryJobDeps, sessionId: string)
         continue;
       }
       const [vector, positionVector] = await deps.embedder.embed([`${summary} ${position}`, position]);
-      const id = randomUUID();
+      const id = stableId(sessionId, 'contribute', row.id);
       const previous = (
         await deps.memory.recall(session.tenantId, { persona: code, category, text: summary, vector: vector!, limit: 3, halfLifeDays: 3650, now, excludeSessionId: sessionId })
       ).filter((m) => m.category === category);
-      await deps.memory.insertMemories(session.tenantId, [
+      const inserted = await deps.memory.insertMemories(session.tenantId, [
         {
           id,
           scope: 'session',
@@ -119,7 +131,7 @@ export async function contributeMemories(deps: MemoryJobDeps, sessionId: string)
           embeddingProvider: deps.embedder.name,
         },
       ]);
-      memories += 1;
+      memories += inserted;
       for (const old of previous) {
         const [oldVector] = await deps.embedder.embed([old.position]);
         if (stanceChanged(old.position, position, similarity(oldVector!, positionVector!), POSITION_SAME_ABOVE)) {
@@ -145,6 +157,7 @@ export async function extractLessons(deps: MemoryJobDeps, sessionId: string): Pr
   const options = session.options as { memory?: { contribute?: boolean } };
   if (options.memory?.contribute === false) return 0;
   const events = await deps.store.events(sessionId, 0, 10_000);
+  if (events.some((e) => e.type === 'lessons.extracted')) return 0;
   const stopReasons = events.filter((e) => e.type === 'subproblem.completed').map((e) => String(e.data.stopReason));
   const tallies = events.filter((e) => e.type === 'vote.completed').map((e) => e.data.tally as { deferred?: boolean; tie?: string[] });
   const decisions = events.filter((e) => e.type === 'synthesis.completed').map((e) => anonymise(String((e.data.synthesis as { recommendation?: string }).recommendation ?? ''), KEEP).text);
@@ -171,7 +184,7 @@ export async function extractLessons(deps: MemoryJobDeps, sessionId: string): Pr
   });
   const similarity = calibratedSimilarity(deps.embedder.calibration);
   const extracted: { id: string; lesson: string; type: string; confidence: number; outcome: 'new' | 'reinforced' }[] = [];
-  for (const l of out.lessons) {
+  for (const [index, l] of out.lessons.entries()) {
     const scrub = (t: string) => anonymise(t, KEEP).text;
     const lesson = { ...l, lesson: scrub(l.lesson), triggerConditions: scrub(l.triggerConditions), suggestedFix: scrub(l.suggestedFix) };
     const [vector] = await deps.embedder.embed([`${lesson.lesson} ${lesson.triggerConditions}`]);
@@ -198,7 +211,7 @@ export async function extractLessons(deps: MemoryJobDeps, sessionId: string): Pr
       await deps.memory.reinforceLesson(session.tenantId, nearest.lesson.id, sessionId);
       extracted.push({ id: nearest.lesson.id, lesson: nearest.lesson.lesson, type: nearest.lesson.type, confidence: nearest.lesson.confidence, outcome: 'reinforced' });
     } else {
-      const id = randomUUID();
+      const id = stableId(sessionId, 'lesson', String(index));
       await deps.memory.insertLesson(
         session.tenantId,
         { id, ...lesson, model: deps.gateway.models.fast, promptVersion: 'lessons_extract', embedding: vector!, embeddingProvider: deps.embedder.name },

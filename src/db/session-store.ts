@@ -284,6 +284,16 @@ export class SessionStore {
     });
   }
 
+  /** Whether the session's log holds an event of this type (e.g. a job already reported). */
+  async hasEvent(sessionId: string, type: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ seq: sessionEvents.seq })
+      .from(sessionEvents)
+      .where(and(eq(sessionEvents.sessionId, sessionId), eq(sessionEvents.type, type)))
+      .limit(1);
+    return !!row;
+  }
+
   /** The session's spend so far, summed from the ledger. */
   async usage(sessionId: string): Promise<Usage> {
     const rows = await this.db

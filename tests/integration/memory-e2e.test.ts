@@ -295,3 +295,35 @@ describe('the stance ledger', () => {
     for (const c of caseMemory.contradictions) expect(c.open).toBe(!resolvedIds.has(c.id));
   });
 });
+
+describe('memory jobs run again', () => {
+  it('after a crash before they reported: the same rows, written once, and one report each', async () => {
+    const tenant = `t-${randomUUID().slice(0, 8)}`;
+    const id = await newSession(tenant, 'Should I raise my SaaS prices from $29 to $49?', '300 customers, churn 5%.', {}, 'jobs-rerun');
+    expect(await runSession(deps(sim()), id, { finalAttempt: true })).toBe('completed');
+    // The first runs crash at their very last step, after writing their rows.
+    let crashes = 2;
+    const crashing = Object.create(store, {
+      annex: { value: async (...args: Parameters<SessionStore['annex']>) => (crashes-- > 0 ? Promise.reject(new Error('worker died')) : store.annex(...args)) },
+    }) as SessionStore;
+    const faulty = { ...jobDeps(sim()), store: crashing };
+    await expect(contributeMemories(faulty, id)).rejects.toThrow('worker died');
+    await expect(extractLessons(faulty, id)).rejects.toThrow('worker died');
+    const afterCrash = await memory.exportTenant(tenant);
+    expect(afterCrash.memories.filter((m) => m.scope === 'session').length).toBeGreaterThan(0);
+    expect(afterCrash.lessons.length).toBeGreaterThan(0);
+
+    // The re-runs (a queue retry, or the reconciler) write the same ids: nothing doubles; each job reports once.
+    await contributeMemories(faulty, id);
+    await extractLessons(faulty, id);
+    const rerun = await memory.exportTenant(tenant);
+    expect(rerun.memories.map((m) => m.id).sort()).toEqual(afterCrash.memories.map((m) => m.id).sort());
+    expect(rerun.lessons.map((l) => [l.id, l.reinforcements])).toEqual(afterCrash.lessons.map((l) => [l.id, l.reinforcements]));
+    // A third run finds both reports and does nothing.
+    expect(await contributeMemories(jobDeps(sim()), id)).toEqual({ memories: 0, superseded: 0, dropped: 0 });
+    expect(await extractLessons(jobDeps(sim()), id)).toBe(0);
+    const types = (await store.events(id, 0, 10_000)).map((e) => e.type);
+    expect(types.filter((t) => t === 'memory.contributed')).toHaveLength(1);
+    expect(types.filter((t) => t === 'lessons.extracted')).toHaveLength(1);
+  });
+});
