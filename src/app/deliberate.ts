@@ -35,8 +35,7 @@ export interface Results {
  * soon as their dependencies are decided, so independent ones run
  * concurrently and the wall time follows the critical path.
  */
-export async function deliberate(e: Engine, prices: Prices): Promise<Results> {
-  const results: Results = { subProblemResults: {} };
+export async function deliberate(e: Engine, prices: Prices, results: Results = { subProblemResults: {} }): Promise<Results> {
   const statement = await intake(e);
   e.category = statement.category;
   results.problemStatement = statement;
@@ -66,13 +65,15 @@ export async function deliberate(e: Engine, prices: Prices): Promise<Results> {
     const inputs = Promise.all(sp.dependsOn.map((d) => running.get(d)!));
     running.set(
       id,
-      inputs.then((deps) => runSubProblem(e, context, sp, board.panels[id]!, deps)),
+      // Recorded as each finishes, so a failure elsewhere keeps the decided ones in the partial results.
+      inputs.then((deps) => runSubProblem(e, context, sp, board.panels[id]!, deps)).then((r) => (results.subProblemResults[r.subProblemId] = r)),
     );
   }
   try {
     // Promise.all listens to every sub-problem at once, so a failure in any of them is handled, not left unobserved.
     const done = await Promise.all(running.values());
-    for (const r of done) results.subProblemResults[r.subProblemId] = r;
+    // In the framing's order, whichever finished first.
+    results.subProblemResults = Object.fromEntries(done.map((r) => [r.subProblemId, r]));
   } catch (err) {
     // Stop the siblings at their next step instead of letting them spend on a failed session.
     e.run.halt(err as Error);

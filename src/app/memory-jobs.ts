@@ -2,16 +2,17 @@ import { createHash } from 'node:crypto';
 import { event, type EventDraft } from '../domain/events';
 import { calibratedSimilarity } from '../domain/metrics';
 import type { LedgerEntry, SessionRow, SessionStore } from '../db/session-store';
+import type { ModelCall } from '../calls/call';
+import { anonymiseCall, lessonsExtractCall, lessonsSameCall, type LessonsExtractInput } from '../calls/memory';
+import { renderCall } from '../calls/render';
 import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
-import { render } from '../llm/prompts';
 import { anonymise, findPii } from '../memory/anonymise';
-import { dedupeDecision, extractedLessonsSchema, sameLessonSchema } from '../memory/lessons';
+import { dedupeDecision } from '../memory/lessons';
 import type { MemoryStore } from '../memory/memory-store';
 import { POSITION_SAME_ABOVE, stanceChanged } from '../memory/summary';
 import type { Embedder } from '../ports/embeddings';
 import type { Notifier } from '../ports/notifier';
-import { z } from 'zod';
 import { PERSONAS } from '../domain/personas';
 
 export interface MemoryJobDeps {
@@ -24,7 +25,6 @@ export interface MemoryJobDeps {
   clock?: () => Date;
 }
 
-const anonymised = z.object({ text: z.string().min(1) });
 /** The board's own names are not the user's personal data. */
 const KEEP = { keep: PERSONAS.flatMap((p) => p.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w) && !/^Dr\.?$/.test(w))) };
 
@@ -41,16 +41,11 @@ export function stableId(...parts: string[]): string {
 /** Runs a model call for a job, outside any session step, and ledgers it on the session it serves. */
 function jobLlm(deps: MemoryJobDeps, session: SessionRow, key: string) {
   const calls: LedgerEntry[] = [];
-  const prompt = (name: string, vars: Record<string, unknown>) => {
-    const t = deps.prompts.get(name);
-    if (!t) throw new Error(`prompt template ${name} is missing from prompts/`);
-    return render(t, { problem: session.problem, context: session.context || '(none given)', caseMemory: '', ...vars });
-  };
+  const frame = { problem: session.problem, context: session.context || '(none given)', caseMemory: '' };
   return {
-    prompt,
     calls,
-    call: <T>(spec: Parameters<LlmGateway['call']>[0] & { schema: z.ZodType<T> }) =>
-      deps.gateway.call(spec, { key: `${session.seed}:${key}`, record: (e) => calls.push({ ...e, stepKey: key }) }).then((r) => r.output as T),
+    call: <I, O>(call: ModelCall<I, O>, input: I) =>
+      deps.gateway.invoke(call, input, renderCall(call, input, deps.prompts, frame), { key: `${session.seed}:${key}`, record: (e) => calls.push({ ...e, stepKey: key }) }),
   };
 }
 
@@ -89,15 +84,7 @@ export async function contributeMemories(deps: MemoryJobDeps, sessionId: string)
       const first = { summary: scrub(row.summary), position: scrub(row.position) };
       // Without the model's pass a memory is not stored: the deterministic pass alone is not the bar.
       const second = await llm
-        .call({
-          tier: 'fast',
-          phase: 'memory',
-          purpose: 'anonymise',
-          prompt: llm.prompt('anonymise', { text: `${first.summary}\n---\n${first.position}` }),
-          schema: anonymised,
-          maxTokens: 500,
-          hints: { text: `${first.summary}\n---\n${first.position}` },
-        })
+        .call(anonymiseCall, { text: `${first.summary}\n---\n${first.position}` })
         .catch(() => null);
       if (!second) {
         dropped += 1;
@@ -163,25 +150,18 @@ export async function extractLessons(deps: MemoryJobDeps, sessionId: string): Pr
   const decisions = events.filter((e) => e.type === 'synthesis.completed').map((e) => anonymise(String((e.data.synthesis as { recommendation?: string }).recommendation ?? ''), KEEP).text);
   const failure = events.find((e) => e.type === 'session.failed')?.data;
   const results = session.results as { problemStatement?: { category?: string } } | null;
-  const hints = {
+  const summary: LessonsExtractInput = {
     category: results?.problemStatement?.category ?? 'other',
     stopReasons,
     failed: session.status === 'failed',
-    ...(failure && { failureReason: String(failure.kind) }),
+    // The real failing step and error, never a guess: an internal failure's lessons are about that step.
+    ...(failure && { failureReason: `${String(failure.kind)}: ${String(failure.reason ?? '')}`.slice(0, 300), failedStep: (failure.step as string | null) ?? null }),
     deferred: tallies.filter((t) => t.deferred).length,
     ties: tallies.filter((t) => t.tie?.length).length,
     decisions,
   };
   const llm = jobLlm(deps, session, 'after/lessons');
-  const out = await llm.call({
-    tier: 'fast',
-    phase: 'lessons',
-    purpose: 'lessons_extract',
-    prompt: llm.prompt('lessons_extract', { summary: JSON.stringify(hints, null, 1) }),
-    schema: extractedLessonsSchema,
-    maxTokens: 1500,
-    hints,
-  });
+  const out = await llm.call(lessonsExtractCall, summary);
   const similarity = calibratedSimilarity(deps.embedder.calibration);
   const extracted: { id: string; lesson: string; type: string; confidence: number; outcome: 'new' | 'reinforced' }[] = [];
   for (const [index, l] of out.lessons.entries()) {
@@ -195,15 +175,7 @@ export async function extractLessons(deps: MemoryJobDeps, sessionId: string): Pr
       const decision = dedupeDecision(sim);
       if (decision === 'reinforce') same = true;
       else if (decision === 'ask') {
-        const verdict = await llm.call({
-          tier: 'fast',
-          phase: 'lessons',
-          purpose: 'lessons_same',
-          prompt: llm.prompt('lessons_same', { a: nearest.lesson.lesson, b: lesson.lesson }),
-          schema: sameLessonSchema,
-          maxTokens: 200,
-          hints: { a: nearest.lesson.lesson, b: lesson.lesson, similarity: sim },
-        });
+        const verdict = await llm.call(lessonsSameCall, { a: nearest.lesson.lesson, b: lesson.lesson, similarity: sim });
         same = verdict.same;
       }
     }

@@ -2,13 +2,13 @@ import { event } from '../domain/events';
 import { LeaseLostError, type SessionStore } from '../db/session-store';
 import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
-import { LlmError } from '../ports/llm';
 import type { Notifier } from '../ports/notifier';
 import type { Embedder } from '../ports/embeddings';
 import type { MemoryPort, MemorySettings } from '../ports/memory';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
 import { checkpointSettingsSchema } from '../domain/checkpoints';
-import { deliberate } from './deliberate';
+import { deliberate, type Results } from './deliberate';
+import { classifyFailure } from './failure';
 import { createEngine, RefusedError } from './engine/context';
 import { AwaitingInputError, ReleasedError, SessionRun, StepFailedError, type CaseMemoryPolicy } from './session-run';
 
@@ -76,7 +76,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     checkpoints?: unknown;
   };
   const settings = engineSettingsSchema.parse({ ...(deps.settings ?? DEFAULT_ENGINE_SETTINGS), ...options.settings });
-  const engine = createEngine(run, deps.prompts, settings, deps.embedder, {
+  const engine = createEngine(run, settings, deps.embedder, {
     problem: row.problem,
     context: row.context,
     tenantId: row.tenantId,
@@ -90,13 +90,14 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     models: deps.gateway.models,
     checkpoints: options.mode === 'interactive' ? checkpointSettingsSchema.parse(options.checkpoints ?? {}) : null,
   });
+  const partial: Results = { subProblemResults: {} };
   try {
     await run.step('start', () => ({
       result: null,
       events: [event('session.started', { attempt: lease })],
       patch: { phase: 'intake', progress: { phase: 'intake', percent: 1 } },
     }));
-    const results = await deliberate(engine, deps.gateway.tierPrices());
+    const results = await deliberate(engine, deps.gateway.tierPrices(), partial);
     const usage = await store.usage(sessionId);
     const envs = await store.commit(sessionId, lease, {
       step: { key: 'complete', result: null },
@@ -117,31 +118,23 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     if (err instanceof AwaitingInputError) return 'awaiting_input';
     if (err instanceof ReleasedError) throw err;
     if (err instanceof RefusedError) return refuse(deps, sessionId, lease, err);
-    const cause = err instanceof StepFailedError ? err.cause : err;
-    const stepKey = err instanceof StepFailedError ? err.key : null;
     // The model calls of a failed step were paid for: they go in the ledger either way.
     if (err instanceof StepFailedError && err.calls.length) {
       await store.commit(sessionId, lease, { events: [], calls: err.calls }).catch(() => {});
     }
-    const aborted = opts.signal?.aborted === true;
-    const retryable = !aborted && (cause instanceof LlmError ? cause.retryable : !(cause instanceof Error && cause.name === 'ZodError'));
-    if (retryable && !opts.finalAttempt) {
-      throw new RetryableRunError(`session ${sessionId}: ${describe(cause)}`, { cause });
+    const failure = classifyFailure(err, opts.signal?.aborted === true);
+    if (failure.retryable && !opts.finalAttempt) {
+      throw new RetryableRunError(`session ${sessionId}: ${failure.detail}`, { cause: err instanceof StepFailedError ? err.cause : err });
     }
     try {
       const envs = await store.commit(sessionId, lease, {
-        events: [
-          event('session.failed', {
-            reason: describe(cause),
-            kind: cause instanceof LlmError ? cause.kind : 'internal',
-            step: stepKey,
-            retryable,
-          }),
-        ],
+        events: [event('session.failed', { reason: failure.message, kind: failure.kind, step: failure.step, retryable: failure.retryable, detail: failure.detail })],
         patch: {
           status: 'failed',
           phase: 'failed',
-          error: { reason: describe(cause), step: stepKey, kind: cause instanceof LlmError ? cause.kind : 'internal' },
+          error: { reason: failure.message, step: failure.step, kind: failure.kind, detail: failure.detail },
+          // What the session produced before it failed stays readable: statement, sub-problems, decided ones.
+          results: { ...partial, partial: true } as unknown as Record<string, unknown>,
           ended: true,
         },
       });
@@ -174,4 +167,3 @@ async function refuse(deps: RunnerDeps, sessionId: string, lease: number, err: R
   }
 }
 
-const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));

@@ -1,14 +1,18 @@
 import { setMaxListeners } from 'node:events';
-import type { Envelope, EventDraft, Usage } from '../domain/events';
+import { MalformedEventError, type Envelope, type EventDraft, type Usage } from '../domain/events';
 import type { Db } from '../db/client';
 import { addCalls } from '../db/session-store';
 import type { Commit, LedgerEntry, SessionPatch, SessionStore } from '../db/session-store';
-import type { CallSpec, LlmGateway } from '../llm/gateway';
+import type { ModelCall } from '../calls/call';
+import { renderCall } from '../calls/render';
+import type { LlmGateway } from '../llm/gateway';
+import type { Template } from '../llm/prompts';
 import type { Notifier } from '../ports/notifier';
 
 /** What a step body may do: call a model (priced and ledgered) and read the clock. */
 export interface StepScope {
-  llm<T>(spec: CallSpec<T>, onDelta?: (d: string) => void): Promise<T>;
+  /** Runs a catalogue call: its prompt is rendered from `input` and the session frame. */
+  call<I, O>(call: ModelCall<I, O>, input: I, onDelta?: (d: string) => void): Promise<O>;
   now(): Date;
   /** USD of the model calls this step has made so far (not yet committed). */
   pendingCostUsd(): number;
@@ -61,6 +65,7 @@ export interface SessionRunDeps {
   notifier: Notifier;
   clock?: () => Date;
   caseMemory?: CaseMemoryPolicy;
+  prompts: Map<string, Template>;
 }
 
 /**
@@ -104,6 +109,14 @@ export class SessionRun {
   /** The case memory as prompts render it ('' without a policy). */
   caseMemoryText(): string {
     return this.deps.caseMemory ? this.deps.caseMemory.render(this.caseMemory) : '';
+  }
+
+  /** The decision and its context, as every prompt of the session carries them. */
+  frame: { problem: string; context: string } = { problem: '', context: '(none given)' };
+
+  private caseMemoryPrompt(): string {
+    const text = this.caseMemoryText();
+    return text ? `${text}\n` : '';
   }
 
   /** Stops every later step of this run (e.g. a sibling sub-problem failed); the in-flight ones finish. */
@@ -159,14 +172,14 @@ export class SessionRun {
       now: this.clock,
       pendingCostUsd: () => calls.reduce((a, c) => a + c.costUsd, 0),
       usageIncludingPending: async () => addCalls(await this.deps.store.usage(this.sessionId), calls),
-      llm: async (spec, onDelta) => {
-        const res = await this.deps.gateway.call(spec, {
+      call: (call, input, onDelta) => {
+        const prompt = renderCall(call, input, this.deps.prompts, { ...this.frame, caseMemory: this.caseMemoryPrompt() });
+        return this.deps.gateway.invoke(call, input, prompt, {
           key: `${this.seed}:${key}`,
           signal: this.signal,
           record: (e) => calls.push({ ...e, stepKey: key }),
           ...(onDelta && { onDelta }),
         });
-        return res.output;
       },
     };
     let out: StepOutput<T>;
@@ -177,13 +190,19 @@ export class SessionRun {
     }
     // Stored as JSON, so a replayed run sees exactly what a fresh one saw.
     const result = JSON.parse(JSON.stringify(out.result ?? null)) as T;
-    await this.commitAndWake({
-      step: { key, result },
-      events: out.events ?? [],
-      calls,
-      ...(out.patch && { patch: out.patch }),
-      ...(out.write && { write: out.write }),
-    });
+    try {
+      await this.commitAndWake({
+        step: { key, result },
+        events: out.events ?? [],
+        calls,
+        ...(out.patch && { patch: out.patch }),
+        ...(out.write && { write: out.write }),
+      });
+    } catch (err) {
+      // A malformed event is this step's defect (and its calls were paid); anything else (Postgres, the lease) is the commit's.
+      if (err instanceof MalformedEventError) throw new StepFailedError(key, err, calls);
+      throw err;
+    }
     this.done.set(key, result);
     for (const c of calls) this.costs.set(key, (this.costs.get(key) ?? 0) + c.costUsd);
     return result as T;

@@ -1,3 +1,9 @@
+import type { AnyCall } from '../calls/call';
+import { facilitatorRoundCall, moderatorCall, openingStatementCall, researchCall } from '../calls/debate';
+import { problemStatementCall } from '../calls/intake';
+import { decomposeCall } from '../calls/planning';
+import { finalRecommendationCall, synthesisCall } from '../calls/synthesis';
+import { calibrationCall, optionsCall, voteCall } from '../calls/voting';
 import { roundCap } from './schedule';
 import type { EngineSettings } from './settings';
 
@@ -25,37 +31,28 @@ interface CallTokens {
   output: number;
 }
 
+const tokens = (c: Pick<AnyCall, 'tier' | 'estimate'>): CallTokens => ({ tier: c.tier, input: c.estimate.input, output: c.estimate.output });
+
 /**
  * Tokens per model call, assuming a problem and context of up to
- * TYPICAL_PROBLEM_CHARS. Tiers follow the engine: experts, options,
- * synthesis and the session-level calls are smart; expert turns (the
- * parallel bulk, as the spec's cost plan says), votes, calibration,
- * facilitator summaries, moderators and research are fast.
+ * TYPICAL_PROBLEM_CHARS: each call's own estimate and tier, from its
+ * declaration in the catalogue (src/calls).
  */
 export const CALL_TOKENS = {
-  /** Problem statement from the user's text. */
-  intake: { tier: 'smart', input: 1_500, output: 800 },
-  /** Decomposition into sub-problems. */
-  decompose: { tier: 'smart', input: 1_500, output: 800 },
-  /** Final cross-sub-problem recommendation. */
-  final: { tier: 'smart', input: 1_500, output: 800 },
-  /** One expert's turn in round 1 (persona, sub-problem, question); later rounds add transcript, see EXPERT_TURN_GROWTH. */
-  expertTurn: { tier: 'fast', input: 2_500, output: 250 },
-  /** The facilitator's round summary and metrics; reads each speaker's turn, see FACILITATOR_PER_SPEAKER. */
-  facilitatorRound: { tier: 'fast', input: 2_000, output: 250 },
-  /** Options distilled from the debate. */
-  options: { tier: 'smart', input: 3_000, output: 600 },
-  /** One expert's vote. */
-  vote: { tier: 'fast', input: 1_500, output: 150 },
-  /** One expert's confidence calibration after seeing all votes (spec: always run). */
-  calibration: { tier: 'fast', input: 1_500, output: 100 },
-  /** The sub-problem synthesis. */
-  synthesis: { tier: 'smart', input: 3_000, output: 600 },
-  /** One research request. */
-  research: { tier: 'fast', input: 1_500, output: 400 },
-  /** One moderator intervention (contrarian, deadlock breaker, redirect). */
-  moderator: { tier: 'fast', input: 1_500, output: 200 },
-} as const satisfies Record<string, CallTokens>;
+  intake: tokens(problemStatementCall),
+  decompose: tokens(decomposeCall),
+  final: tokens(finalRecommendationCall),
+  /** One expert's turn in round 1; later rounds add transcript, see EXPERT_TURN_GROWTH. */
+  expertTurn: tokens(openingStatementCall),
+  /** Reads each speaker's turn, see FACILITATOR_PER_SPEAKER. */
+  facilitatorRound: tokens(facilitatorRoundCall),
+  options: tokens(optionsCall),
+  vote: tokens(voteCall),
+  calibration: tokens(calibrationCall),
+  synthesis: tokens(synthesisCall),
+  research: tokens(researchCall),
+  moderator: tokens(moderatorCall),
+} satisfies Record<string, CallTokens>;
 
 /**
  * Extra input per expert turn for each earlier round it reads (about one

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kept } from './kept';
 import { CHECKPOINT_ACTIONS, CHECKPOINT_KINDS } from './checkpoints';
 import {
   finalRecommendationSchema,
@@ -86,12 +87,12 @@ export const eventDataSchemas = {
     questions: z.array(z.object({ id: z.string(), question: z.string(), why: z.string() })),
     mode: z.string(),
   }),
-  'problem.stated': problemStatementSchema.extend({
+  'problem.stated': kept(problemStatementSchema).extend({
     answers: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string() })).optional().describe('Clarifying questions the person answered'),
     editedBy: z.literal('person').optional().describe('Set when the person rewrote the statement at a checkpoint'),
   }),
   'decomposition.completed': z.object({
-    subProblems: z.array(subProblemSchema.extend({ meta: z.object({ groups: z.array(z.string()) }).optional(), highLevel: z.boolean().optional() })),
+    subProblems: z.array(kept(subProblemSchema).extend({ meta: z.object({ groups: z.array(z.string()) }).optional(), highLevel: z.boolean().optional() })),
     order: z.array(z.string()),
     rationale: z.string(),
     broken: z.array(z.object({ from: z.string(), to: z.string(), why: z.string() })).describe('Dependencies dropped, e.g. to break a cycle'),
@@ -185,7 +186,7 @@ export const eventDataSchemas = {
   }),
   'options.proposed': z.object({
     ...subProblemRef,
-    options: z.array(optionSchema),
+    options: z.array(kept(optionSchema)),
     decisionReversibility: z.enum(['one_way', 'two_way']),
     reversibilityWhy: z.string(),
   }),
@@ -197,7 +198,7 @@ export const eventDataSchemas = {
   'vote.completed': z.object({ ...subProblemRef, tally: tallySchema, reversibility: z.enum(['one_way', 'two_way']) }),
   'synthesis.completed': z.object({
     ...subProblemRef,
-    synthesis: synthesisSchema,
+    synthesis: kept(synthesisSchema),
     commitment: z.object({ triggered: z.boolean(), triggers: z.array(z.string()), statement: z.string() }),
     disclaimers: z.array(disclaimer),
     advisoryFixes: z.array(z.string()).describe('Directive phrases found in the output and rewritten as advice'),
@@ -246,14 +247,15 @@ export const eventDataSchemas = {
     superseded: z.number().int(),
     dropped: z.number().int().describe('Summaries not stored because personal data survived anonymisation'),
   }),
-  'recommendation.completed': finalRecommendationSchema.extend({ disclaimers: z.array(disclaimer), advisoryFixes: z.array(z.string()) }),
+  'recommendation.completed': kept(finalRecommendationSchema).extend({ disclaimers: z.array(disclaimer), advisoryFixes: z.array(z.string()) }),
   'usage.updated': usage,
   'session.completed': z.object({ usage }),
   'session.failed': z.object({
-    reason: z.string(),
-    kind: z.string(),
-    step: z.string().nullable(),
+    reason: z.string().describe('What happened, in plain words'),
+    kind: z.string().describe('refused, internal, or the model error kind (invalid_output, truncated, overloaded, …)'),
+    step: z.string().nullable().describe('The step that failed, when one did'),
     retryable: z.boolean(),
+    detail: z.string().optional().describe('The error as raised, for operators'),
   }),
   'session.cancelled': z.object({ reason: z.string() }),
 } as const;
@@ -280,12 +282,17 @@ export const envelopeSchema = z.object({
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
+/** An event the engine built does not match its schema: a defect, deterministic, so a retry would replay it. */
+export class MalformedEventError extends Error {
+  override name = 'MalformedEventError';
+}
+
 /** Rejects a draft whose data does not match its type's schema: the log never holds a malformed event. */
 export function validateEvent(draft: EventDraft): EventDraft {
   const schema = eventDataSchemas[draft.type] as z.ZodType;
   const parsed = schema.safeParse(draft.data);
   if (!parsed.success) {
-    throw new Error(`event ${draft.type} is malformed: ${z.prettifyError(parsed.error)}`);
+    throw new MalformedEventError(`event ${draft.type} is malformed: ${z.prettifyError(parsed.error)}`);
   }
   return draft;
 }

@@ -13,23 +13,23 @@ export type Domain = z.infer<typeof domainSchema>;
 export const CATEGORIES = ['product', 'pricing', 'growth', 'technical', 'hiring', 'strategy', 'finance', 'operations', 'legal', 'other'] as const;
 
 export const problemStatementSchema = z.object({
-  statement: z.string().min(10).describe('The decision to make, restated clearly in one or two sentences'),
+  statement: z.string().min(10).max(600).describe('The decision to make, restated clearly in one or two sentences'),
   clarifications: z
     .array(
       z.object({
-        question: z.string().min(5).describe('A question whose answer would change the recommendation'),
-        why: z.string().min(3).describe('Why it blocks'),
-        assumption: z.string().min(3).describe('What the board assumes if nobody answers'),
+        question: z.string().min(5).max(300).describe('A question whose answer would change the recommendation'),
+        why: z.string().min(3).max(300).describe('Why it blocks'),
+        assumption: z.string().min(3).max(300).describe('What the board assumes if nobody answers'),
       }),
     )
     .max(3)
     .describe('Only the questions that block; 0-3'),
-  assumptions: z.array(z.string().min(3)).max(5).describe('Other explicit assumptions'),
+  assumptions: z.array(z.string().min(3).max(300)).max(5).describe('Other explicit assumptions'),
   domains: z.array(domainSchema).min(1).max(5).describe('Domains of expertise the decision needs'),
   category: z.enum(CATEGORIES).describe('The kind of decision'),
   vague: z.boolean().describe('True when the problem is too vague to decompose into concrete sub-problems'),
   safety: z
-    .object({ allowed: z.boolean(), reason: z.string() })
+    .object({ allowed: z.boolean(), reason: z.string().max(300) })
     .describe('allowed=false only for illegal or harmful requests the board must not deliberate'),
 });
 export type ProblemStatement = z.infer<typeof problemStatementSchema>;
@@ -37,10 +37,10 @@ export type ProblemStatement = z.infer<typeof problemStatementSchema>;
 export const subProblemSchema = z.object({
   id: z.string().regex(/^sp[0-9]+$/).describe('sp1, sp2, … in order'),
   title: z.string().min(3).max(120),
-  goal: z.string().min(10).describe('What must be decided; a goal, not a list of options'),
-  context: z.string().describe('Constraints, resources and facts that bear on it'),
-  successCriteria: z.array(z.string()).min(1).max(5),
-  dependsOn: z.array(z.string()).describe('Ids of sub-problems whose answer this one needs'),
+  goal: z.string().min(10).max(400).describe('What must be decided; a goal, not a list of options'),
+  context: z.string().max(500).describe('Constraints, resources and facts that bear on it'),
+  successCriteria: z.array(z.string().max(160)).min(1).max(5),
+  dependsOn: z.array(z.string().max(12)).max(7).describe('Ids of sub-problems whose answer this one needs'),
   complexity: z.number().int().min(1).max(10),
   domains: z.array(domainSchema).min(1).max(4).describe('Expertise this sub-problem needs'),
 });
@@ -54,31 +54,31 @@ export type SubProblem = z.infer<typeof subProblemSchema> & {
 export const decompositionSchema = z.object({
   subProblems: z.array(subProblemSchema).min(1).max(8),
   atomic: z.boolean().describe('True when the decision is already atomic: one sub-problem, the problem itself'),
-  rationale: z.string().describe('Why the problem splits this way'),
+  rationale: z.string().max(600).describe('Why the problem splits this way'),
 });
 export type Decomposition = z.infer<typeof decompositionSchema>;
 
 export const contributionSchema = z.object({
-  text: z.string().min(20).describe('What the expert says, in the first person'),
+  text: z.string().min(20).max(1500).describe('What the expert says, in the first person'),
   position: z.string().min(3).max(200).describe('The stance in one line'),
-  agreesWith: z.array(z.string()).describe('Persona codes of experts this builds on or agrees with'),
-  disagreesWith: z.array(z.string()).describe('Persona codes of experts this challenges'),
+  agreesWith: z.array(z.string().max(40)).max(5).describe('Persona codes of experts this builds on or agrees with'),
+  disagreesWith: z.array(z.string().max(40)).max(5).describe('Persona codes of experts this challenges'),
   confidence: z.number().min(0).max(1),
   claims: z
-    .array(z.object({ claim: z.string(), basis: z.enum(['evidence', 'experience', 'assumption']) }))
+    .array(z.object({ claim: z.string().max(300), basis: z.enum(['evidence', 'experience', 'assumption']) }))
     .max(3)
     .describe('Key factual claims and what they rest on'),
-  researchRequest: z.string().nullable().describe('A question needing research before deciding, or null'),
+  researchRequest: z.string().max(300).nullable().describe('A question needing research before deciding, or null'),
 });
 export type Contribution = z.infer<typeof contributionSchema>;
 
 export const optionSchema = z.object({
   id: z.string().regex(/^[A-D]$/),
   title: z.string().min(3).max(120),
-  description: z.string().min(10),
-  pros: z.array(z.string()).min(1).max(4),
-  cons: z.array(z.string()).min(1).max(4),
-  bestIf: z.string().min(3),
+  description: z.string().min(10).max(600),
+  pros: z.array(z.string().max(200)).min(1).max(4),
+  cons: z.array(z.string().max(200)).min(1).max(4),
+  bestIf: z.string().min(3).max(300),
   reversibility: z.enum(['one_way', 'two_way']),
 });
 export type Option = z.infer<typeof optionSchema>;
@@ -86,58 +86,58 @@ export type Option = z.infer<typeof optionSchema>;
 export const optionsSchema = z.object({
   options: z.array(optionSchema).min(2).max(4),
   decisionReversibility: z.enum(['one_way', 'two_way']).describe('Is the decision as a whole hard to reverse?'),
-  reversibilityWhy: z.string().min(3),
+  reversibilityWhy: z.string().min(3).max(400),
 });
 export type OptionsOutput = z.infer<typeof optionsSchema>;
 
 export const voteSchema = z.object({
   optionId: z.string().regex(/^[A-D]$/),
-  rationale: z.string().min(20).describe('50-100 words'),
+  rationale: z.string().min(20).max(1000).describe('50-100 words'),
   confidence: z.number().min(0).max(1),
-  strongObjection: z.string().nullable().describe('An option you strongly object to and why, or null'),
+  strongObjection: z.string().max(400).nullable().describe('An option you strongly object to and why, or null'),
 });
 export type VoteOutput = z.infer<typeof voteSchema>;
 export type Vote = VoteOutput & { persona: string; initialConfidence?: number };
 
 export const calibrationSchema = z.object({
   confidence: z.number().min(0).max(1).describe('Your reconsidered confidence in your vote'),
-  reason: z.string().min(3),
+  reason: z.string().min(3).max(400),
 });
 
 export const facilitatorRoundSchema = z.object({
-  summary: z.string().min(10).describe('Key points and disagreements of the round, 2-3 sentences'),
-  keyArguments: z.array(z.string()).max(5).describe('The strongest arguments so far'),
+  summary: z.string().min(10).max(800).describe('Key points and disagreements of the round, 2-3 sentences'),
+  keyArguments: z.array(z.string().max(300)).max(5).describe('The strongest arguments so far'),
   relevance: z.number().min(0).max(10).describe('How relevant the round was to the sub-problem goal'),
   agreement: z.number().min(0).max(1).describe('Share of experts aligned on one position'),
   sentiment: z.enum(['optimistic', 'balanced', 'pessimistic']),
-  wantsToSpeak: z.array(z.string()).describe('Persona codes with something material to add next round'),
-  nextQuestion: z.string().min(5).describe('The probing question for the next round'),
+  wantsToSpeak: z.array(z.string().max(40)).max(5).describe('Persona codes with something material to add next round'),
+  nextQuestion: z.string().min(5).max(300).describe('The probing question for the next round'),
 });
 export type FacilitatorRound = z.infer<typeof facilitatorRoundSchema>;
 
-export const moderatorSchema = z.object({ text: z.string().min(20) });
+export const moderatorSchema = z.object({ text: z.string().min(20).max(1000) });
 export const researchSchema = z.object({
-  findings: z.string().min(20).describe('What general knowledge says, with its limits'),
+  findings: z.string().min(20).max(1200).describe('What general knowledge says, with its limits'),
   confidence: z.number().min(0).max(1),
 });
 
 export const synthesisSchema = z.object({
-  recommendation: z.string().min(10),
-  rationale: z.string().min(10),
-  dissent: z.array(z.object({ persona: z.string(), concern: z.string() })),
+  recommendation: z.string().min(10).max(1200),
+  rationale: z.string().min(10).max(1500),
+  dissent: z.array(z.object({ persona: z.string().max(40), concern: z.string().max(400) })).max(5),
   confidence: z.number().min(0).max(1),
-  caveats: z.array(z.string()).max(5),
+  caveats: z.array(z.string().max(300)).max(5),
 });
 export type Synthesis = z.infer<typeof synthesisSchema>;
 
 export const finalRecommendationSchema = z.object({
-  summary: z.string().min(10),
+  summary: z.string().min(10).max(1500),
   conflicts: z
-    .array(z.object({ between: z.array(z.string()), resolution: z.string() }))
+    .array(z.object({ between: z.array(z.string().max(12)).max(5), resolution: z.string().max(500) }))
     .max(5)
     .describe('Conflicts between sub-problem recommendations and how they resolve'),
-  steps: z.array(z.string().min(3)).min(1).max(8).describe('Sequential implementation steps'),
-  tradeoffs: z.array(z.string()).max(5),
+  steps: z.array(z.string().min(3).max(300)).min(1).max(8).describe('Sequential implementation steps'),
+  tradeoffs: z.array(z.string().max(300)).max(5),
   confidence: z.enum(['low', 'medium', 'high']),
 });
 export type FinalRecommendation = z.infer<typeof finalRecommendationSchema>;

@@ -109,7 +109,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         add(e, 'refused', `Declined: ${d.reason}`, 'FACILITATOR');
         break;
       case 'session.failed':
-        add(e, 'failed', `The session failed: ${d.reason}`, null, 'ENDED');
+        add(e, 'failed', String(d.reason), null, 'ENDED');
         break;
       case 'session.cancelled':
         add(e, 'cancelled', `Cancelled: ${d.reason}`, null, 'ENDED');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { tierPricesOf, type Price, type TierPrices } from '../config/config';
 import type { LedgerEntry } from '../db/session-store';
 import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse, type LlmUsage, type Tier } from '../ports/llm';
+import type { ModelCall } from '../calls/call';
 import type { RenderedPrompt } from './prompts';
 
 export interface CallSpec<T> {
@@ -15,7 +16,8 @@ export interface CallSpec<T> {
   /** Structured output: validated with zod, one repair attempt. Omit for free text. */
   schema?: z.ZodType<T>;
   temperature?: number;
-  hints?: Record<string, unknown>;
+  /** The typed input the prompt was rendered from; the simulated and scripted providers answer from it. */
+  input?: unknown;
 }
 
 export interface CallContext {
@@ -80,6 +82,13 @@ export class LlmGateway {
     return tierPricesOf(this.opts.models, this.opts.prices);
   }
 
+  /** Runs a call from the catalogue: its tier, room, phase and output contract come from the declaration. */
+  invoke<I, O>(call: ModelCall<I, O>, input: I, prompt: RenderedPrompt, ctx: CallContext): Promise<O> {
+    return this.call({ tier: call.tier, phase: call.phase, purpose: call.purpose, prompt, maxTokens: call.maxTokens, schema: call.output(input), input }, ctx).then(
+      (r) => r.output,
+    );
+  }
+
   async call<T = string>(spec: CallSpec<T>, ctx: CallContext): Promise<CallResult<T>> {
     const model = this.opts.models[spec.tier];
     const base: LlmRequest = {
@@ -91,7 +100,7 @@ export class LlmGateway {
       purpose: spec.purpose,
       key: ctx.key,
       ...(spec.temperature !== undefined && { temperature: spec.temperature }),
-      ...(spec.hints && { hints: spec.hints }),
+      ...(spec.input !== undefined && { input: spec.input }),
       ...(spec.schema && {
         json: { name: spec.purpose, description: `Answer for ${spec.purpose}`, schema: toJsonSchema(spec.schema) },
       }),

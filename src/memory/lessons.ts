@@ -43,14 +43,14 @@ export type Lesson = z.infer<typeof lessonSchema>;
 export const extractedLessonsSchema = z.object({ lessons: z.array(lessonSchema).max(5) });
 export type ExtractedLessons = z.infer<typeof extractedLessonsSchema>;
 
-export const sameLessonSchema = z.object({ same: z.boolean(), reason: z.string() });
+export const sameLessonSchema = z.object({ same: z.boolean(), reason: z.string().max(300) });
 export type SameLesson = z.infer<typeof sameLessonSchema>;
 
-export const lessonQuerySchema = z.object({ query: z.string().min(3), tags: z.array(z.string()).max(6) });
+export const lessonQuerySchema = z.object({ query: z.string().min(3).max(400), tags: z.array(z.string().max(40)).max(6) });
 export type LessonQuery = z.infer<typeof lessonQuerySchema>;
 
 export const lessonRankingSchema = z.object({
-  ranked: z.array(z.object({ id: z.string(), shouldUse: z.boolean(), applies: z.string() })),
+  ranked: z.array(z.object({ id: z.string().max(64), shouldUse: z.boolean(), applies: z.string().max(300) })).max(8),
 });
 export type LessonRanking = z.infer<typeof lessonRankingSchema>;
 export type RankedLesson = LessonRanking['ranked'][number];
@@ -145,7 +145,7 @@ const TOPIC_TAGS: [string, RegExp][] = [
 export function lessonQueryFallback(problem: string, category: string): { query: string; tags: string[] } {
   const text = problem.trim().replace(/\s+/g, ' ');
   const cat = normaliseTag(category);
-  const clipped = text.length > 400 ? text.slice(0, 400).replace(/\s+\S*$/, '') : text;
+  const clipped = text.length > 360 ? text.slice(0, 360).replace(/\s+\S*$/, '') : text;
   // Stored lessons are phrased by kind of decision ("On pricing decisions, …"): lead with it.
   const kind = cat && cat !== 'other' ? `${cat} decision` : 'business decision';
   const query = clipped.length >= 3 ? `${kind}: ${clipped}` : kind;

@@ -10,7 +10,7 @@ export const expertSummarySchema = z.object({
   summary: z.string().min(20).max(700).describe('50-100 tokens: the position, the key numbers and reasoning, confidence and conditions'),
   position: z.string().min(3).max(200).describe('The stance in one line'),
   confidence: z.number().min(0).max(1),
-  conditions: z.array(z.string()).max(3).describe('What the position depends on; 0-3'),
+  conditions: z.array(z.string().max(200)).max(3).describe('What the position depends on; 0-3'),
 });
 export type ExpertSummary = z.infer<typeof expertSummarySchema>;
 

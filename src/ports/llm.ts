@@ -36,8 +36,11 @@ export interface LlmRequest {
   key: string;
   /** What the call is for (e.g. 'opening_statement'); the simulated adapter dispatches on it. */
   purpose: string;
-  /** Structured facts the simulated adapter reads instead of parsing the prompt. Real adapters ignore it. */
-  hints?: Record<string, unknown>;
+  /**
+   * The typed input of the catalogue call the prompt was rendered from
+   * (src/calls). Real adapters ignore it; the simulated one answers from it.
+   */
+  input?: unknown;
   /** When given, the adapter streams and reports text deltas as they arrive. */
   onDelta?: (delta: string) => void;
 }

@@ -79,7 +79,8 @@ describe('runSession', () => {
     const last = (await store.events(id, row.lastSeq - 1, 1))[0]!;
     expect(last.type).toBe('session.failed');
     expect(last.data).toMatchObject({ kind: 'bad_request', step: 'decompose', retryable: false });
-    expect(String(last.data.reason)).toMatch(/prompt is too long/);
+    expect(String(last.data.detail)).toMatch(/prompt is too long/);
+    expect(String(last.data.reason)).toMatch(/provider rejected the request/);
   });
 
   it('a retryable failure on the final attempt fails the session instead of hanging it', async () => {

@@ -28,8 +28,8 @@ const SEEDS = Array.from({ length: 80 }, (_, i) => `seed${i}`);
 const wordCount = (t: string) => t.split(/\s+/).filter(Boolean).length;
 
 function gen<T>(purpose: string, key: string, hints: Record<string, unknown>, schema: z.ZodType<T>): T {
-  const text = simulate({ key, purpose, hints });
-  expect(simulate({ key, purpose, hints }), `${purpose} is deterministic`).toBe(text);
+  const text = simulate({ key, purpose, input: hints });
+  expect(simulate({ key, purpose, input: hints }), `${purpose} is deterministic`).toBe(text);
   const parsed = schema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`${purpose} ${key}: ${z.prettifyError(parsed.error)}\n${text}`);
   return parsed.data;

@@ -48,7 +48,7 @@ function request(purpose: string, key: string, hints: Record<string, unknown> | 
     maxTokens: 1000,
     key,
     purpose,
-    ...(hints && { hints }),
+    ...(hints && { input: hints }),
     ...(schema && { json: { name: purpose, description: purpose, schema: toJsonSchema(schema) } }),
   };
 }

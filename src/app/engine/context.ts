@@ -1,9 +1,8 @@
+import type { SubProblemBrief } from '../../calls/debate';
 import type { CheckpointSettings } from '../../domain/checkpoints';
 import type { Persona, ProblemStatement, SubProblem } from '../../domain/model';
 import { personaByCode } from '../../domain/personas';
 import type { EngineSettings } from '../../domain/settings';
-import type { RenderedPrompt, Template } from '../../llm/prompts';
-import { render } from '../../llm/prompts';
 import type { Embedder } from '../../ports/embeddings';
 import type { MemoryPort, MemorySettings } from '../../ports/memory';
 import type { SessionRun } from '../session-run';
@@ -42,31 +41,12 @@ export interface Engine extends EngineSession {
   embedder: Embedder;
   /** The problem's category, known after intake (memory is keyed by it). */
   category: string;
-  prompt(name: string, vars: Record<string, unknown>): RenderedPrompt;
 }
 
-export function createEngine(
-  run: SessionRun,
-  prompts: Map<string, Template>,
-  settings: EngineSettings,
-  embedder: Embedder,
-  session: EngineSession,
-): Engine {
-  const base = { problem: session.problem, context: session.context || '(none given)' };
-  return {
-    run,
-    settings,
-    embedder,
-    ...session,
-    category: 'other',
-    prompt: (name, vars) => {
-      const t = prompts.get(name);
-      if (!t) throw new Error(`prompt template ${name} is missing from prompts/`);
-      // Every prompt carries the session's case memory (bounded), in its dynamic part.
-      const caseMemory = run.caseMemoryText();
-      return render(t, { ...base, caseMemory: caseMemory ? `${caseMemory}\n` : '', ...vars });
-    },
-  };
+export function createEngine(run: SessionRun, settings: EngineSettings, embedder: Embedder, session: EngineSession): Engine {
+  // Every prompt of the session carries the decision, its context and the case memory (src/calls/render.ts).
+  run.frame = { problem: session.problem, context: session.context || '(none given)' };
+  return { run, settings, embedder, ...session, category: 'other' };
 }
 
 export const persona = (code: string): Persona => {
@@ -78,7 +58,7 @@ export const persona = (code: string): Persona => {
 export const nameOf = (code: string) => personaByCode(code)?.name ?? code;
 
 /** The facts about a sub-problem every prompt about it carries. */
-export const brief = (sp: SubProblem) => ({
+export const brief = (sp: SubProblem): SubProblemBrief => ({
   id: sp.id,
   title: sp.title,
   goal: sp.goal,

@@ -2,10 +2,11 @@ import { roundCostUsd } from '../../domain/budget';
 import { debateContext } from '../../domain/context';
 import { event, type EventDraft } from '../../domain/events';
 import { calibratedSimilarity, roundMetrics, type RoundMetrics } from '../../domain/metrics';
-import { contributionSchema, facilitatorRoundSchema, moderatorSchema, researchSchema, type FacilitatorRound, type SubProblem } from '../../domain/model';
+import { contributionCall, facilitatorRoundCall, moderatorCall, openingStatementCall, researchCall } from '../../calls/debate';
+import type { FacilitatorRound, SubProblem } from '../../domain/model';
 import { moderatorFor, type Moderator } from '../../domain/moderators';
 import { roundCap } from '../../domain/schedule';
-import { debatePhase, selectSpeakers, type DebatePhase } from '../../domain/speakers';
+import { debatePhase, selectSpeakers } from '../../domain/speakers';
 import { stopDecision, type StopReason } from '../../domain/stopping';
 import { noveltyVerdicts, prioritise } from '../../domain/novelty';
 import { brief, nameOf, persona, round4, wordCount, type Engine } from './context';
@@ -54,13 +55,6 @@ export interface DebateOutcome {
   skipToFinal: boolean;
 }
 
-const INSTRUCTIONS: Record<DebatePhase, string> = {
-  opening: 'Give your opening statement: your initial position, key concerns and the question you most want answered. Consider what the other experts would think.',
-  early: 'Divergent thinking: challenge assumptions, surface options and risks the others missed, and respond to named experts.',
-  middle: 'Analysis and evidence: dig into the contentious points, back your claims with evidence or ask for research.',
-  late: 'Convergent thinking: refine your position, concede what you have been persuaded of, and address the remaining objections.',
-};
-
 /** Inputs the next round's experts respond to: moderator, research, the facilitator's question, a redirect. */
 interface Carry {
   moderator: { kind: string; text: string } | null;
@@ -75,18 +69,6 @@ interface Carry {
 }
 
 const emptyCarry = (): Carry => ({ moderator: null, research: [], question: null, redirect: false, repeated: new Set(), notices: {}, intervention: null });
-
-function inputsText(c: Carry, code: string): string {
-  const lines: string[] = [];
-  if (c.intervention) lines.push(`The person you are advising intervened: "${c.intervention}". Respond to it directly before anything else.`);
-  if (c.redirect) lines.push('The facilitator notes the debate drifted from the goal: bring it back to the goal above.');
-  if (c.question) lines.push(`Facilitator's question: ${c.question}`);
-  if (c.moderator) lines.push(`Moderator (${c.moderator.kind}): ${c.moderator.text}`);
-  for (const r of c.research) lines.push(`Research (model knowledge, not a live source) on "${r.query}": ${r.findings}`);
-  if (c.repeated.has(code)) lines.push('Your last contribution repeated points already made: add something new, or concede briefly.');
-  if (c.notices[code]) lines.push(c.notices[code]);
-  return lines.length ? `\n${lines.join('\n')}\n` : '';
-}
 
 /**
  * The facilitated debate of one sub-problem: an opening round with everyone,
@@ -164,41 +146,25 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
         e.run.step(key(`r${round}/${code}`), async (scope) => {
           const p = persona(code);
           // The fast tier for the parallel bulk of the debate (the spec's cost plan); judgement calls stay smart.
-          const out = await scope.llm({
-            tier: 'fast',
-            phase: 'debate',
-            purpose: round === 1 ? 'opening_statement' : 'contribution',
-            prompt: e.prompt('expert_turn', {
-              persona: p,
-              subProblem: spBrief,
-              decidedEarlier,
-              panel: panel.map((c) => `${nameOf(c)} (${c})`).join(', '),
-              round,
-              maxRounds,
-              phase,
-              instruction: INSTRUCTIONS[phase],
-              memory: inputs0.memory[code]?.text ? `\n${inputs0.memory[code].text}\n` : '',
-              inputs: inputsText(inputs, code),
-              discussion,
-              length: round === 1 ? '100-150 words' : '60-120 words',
-            }),
-            schema: contributionSchema,
-            maxTokens: 900,
-            hints: {
-              persona: { code, name: p.name, riskTolerance: p.riskTolerance, optimism: p.optimism, concerns: p.typicalConcerns },
-              subProblem: spBrief,
-              round,
-              maxRounds,
-              phase,
-              previous: positions[code] ?? null,
-              panel,
-              others: Object.entries(positions).filter(([c]) => c !== code).map(([c, position]) => ({ persona: c, position })),
-              moderator: inputs.moderator,
-              research: inputs.research,
-              question: inputs.question,
-              redirect: inputs.redirect,
-              intervention: inputs.intervention,
-            },
+          const out = await scope.call(round === 1 ? openingStatementCall : contributionCall, {
+            persona: p,
+            subProblem: spBrief,
+            decidedEarlier,
+            panel,
+            round,
+            maxRounds,
+            phase,
+            memory: inputs0.memory[code]?.text ?? '',
+            discussion,
+            previous: positions[code] ?? null,
+            others: Object.entries(positions).filter(([c]) => c !== code).map(([c, position]) => ({ persona: c, position })),
+            moderator: inputs.moderator,
+            research: inputs.research,
+            question: inputs.question,
+            redirect: inputs.redirect,
+            intervention: inputs.intervention,
+            repeated: inputs.repeated.has(code),
+            notice: inputs.notices[code] ?? null,
           });
           const turn: Turn = { persona: code, ...out };
           return {
@@ -226,31 +192,15 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
     );
 
     const facilitator: FacilitatorRound = await e.run.step(key(`r${round}/facilitator`), async (scope) => {
-      const out = await scope.llm({
-        tier: 'fast',
-        phase: 'facilitation',
-        purpose: 'facilitator_round',
-        prompt: e.prompt('facilitator_round', {
-          subProblem: spBrief,
-          round,
-          maxRounds,
-          phase,
-          panel: panel.join(', '),
-          lessons: inputs0.lessons,
-          intervention: inputs.intervention ? `\nThe person intervened before this round: "${inputs.intervention}". Say in your summary how the experts answered it.\n` : '',
-          contributions: turns.map((t) => `[${nameOf(t.persona)} (${t.persona})] ${t.text}`).join('\n\n'),
-        }),
-        schema: facilitatorRoundSchema,
-        maxTokens: 900,
-        hints: {
-          subProblem: spBrief,
-          round,
-          maxRounds,
-          phase,
-          panel,
-          contributions: turns.map((t) => ({ persona: t.persona, position: t.position, agreesWith: t.agreesWith, disagreesWith: t.disagreesWith, researchRequest: t.researchRequest })),
-          intervention: inputs.intervention,
-        },
+      const out = await scope.call(facilitatorRoundCall, {
+        subProblem: spBrief,
+        round,
+        maxRounds,
+        phase,
+        panel,
+        lessons: inputs0.lessons,
+        intervention: inputs.intervention,
+        contributions: turns.map((t) => ({ persona: t.persona, text: t.text, position: t.position, agreesWith: t.agreesWith, disagreesWith: t.disagreesWith, researchRequest: t.researchRequest })),
       });
       const wants = out.wantsToSpeak.filter((c) => panel.includes(c));
       const result = { ...out, wantsToSpeak: wants };
@@ -375,19 +325,14 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
     wantsToSpeak = prioritise(wantsToSpeak, verdicts);
     for (const code of verdicts.blocked) next.repeated.add(code);
     for (const [code, n] of Object.entries(end.metrics.noveltyByPersona)) if (n < s.repetitionNoveltyBelow) next.repeated.add(code);
-    const positionList = Object.entries(positions).map(([c, position]) => `- ${nameOf(c)}: ${position}`).join('\n');
 
     const moderatorKind = end.stop.action === 'break_deadlock' ? 'deadlock' : end.moderator;
     if (moderatorKind) {
       const text = await e.run.step(key(`r${round}/${moderatorKind}`), async (scope) => {
-        const out = await scope.llm({
-          tier: 'fast',
-          phase: 'facilitation',
-          purpose: 'moderator',
-          prompt: e.prompt('moderator', { kind: moderatorKind, subProblem: spBrief, positions: positionList }),
-          schema: moderatorSchema,
-          maxTokens: 600,
-          hints: { kind: moderatorKind, subProblem: spBrief, positions: Object.entries(positions).map(([c, position]) => ({ persona: c, position })) },
+        const out = await scope.call(moderatorCall, {
+          kind: moderatorKind,
+          subProblem: spBrief,
+          positions: Object.entries(positions).map(([c, position]) => ({ persona: c, position })),
         });
         return {
           result: out.text,
@@ -407,15 +352,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
     next.research = await Promise.all(
       end.research.map((query, i) =>
         e.run.step(key(`r${round}/research${i + 1}`), async (scope) => {
-          const out = await scope.llm({
-            tier: 'fast',
-            phase: 'research',
-            purpose: 'research',
-            prompt: e.prompt('research', { subProblem: spBrief, query }),
-            schema: researchSchema,
-            maxTokens: 600,
-            hints: { query, subProblem: spBrief },
-          });
+          const out = await scope.call(researchCall, { subProblem: spBrief, query });
           return {
             result: { query, findings: out.findings },
             events: [event('research.completed', { subProblemId: sp.id, round, query, findings: out.findings, source: 'model_knowledge', confidence: out.confidence })],

@@ -1,7 +1,8 @@
 import { estimateSessionCost, type PriceTier } from '../../domain/budget';
 import { normalizeDecomposition } from '../../domain/decomposition';
 import { event } from '../../domain/events';
-import { decompositionSchema, type ProblemStatement, type SubProblem } from '../../domain/model';
+import { decomposeCall } from '../../calls/planning';
+import type { ProblemStatement, SubProblem } from '../../domain/model';
 import { bandOf } from '../../domain/settings';
 import { subProblemsFromEdit } from '../../domain/checkpoints';
 import { ask } from './checkpoints';
@@ -16,21 +17,14 @@ import type { Engine, Framing } from './context';
  */
 export async function decompose(e: Engine, statement: ProblemStatement, prices: { smart: PriceTier; fast: PriceTier }, lessons = ''): Promise<Framing> {
   const framed = await e.run.step('decompose', async (s) => {
-    const out = await s.llm({
-      tier: 'smart',
-      phase: 'decomposition',
-      purpose: 'decompose',
-      prompt: e.prompt('decompose', { statement: statement.statement, lessons: lessons ? `\n${lessons}\n` : '' }),
-      schema: decompositionSchema,
-      maxTokens: 3000,
-      hints: {
-        problem: e.problem,
-        context: e.context,
-        statement: statement.statement,
-        domains: statement.domains,
-        category: statement.category,
-        vague: statement.vague,
-      },
+    const out = await s.call(decomposeCall, {
+      problem: e.problem,
+      context: e.context,
+      statement: statement.statement,
+      domains: statement.domains,
+      category: statement.category,
+      vague: statement.vague,
+      lessons,
     });
     return {
       ...framingOf(e, statement, { subProblems: out.subProblems as SubProblem[], atomic: out.atomic, vague: statement.vague }, out.rationale),

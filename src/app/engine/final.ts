@@ -1,6 +1,7 @@
 import { event } from '../../domain/events';
 import { disclaimersFor, lintAdvisory } from '../../domain/guardrails';
-import { finalRecommendationSchema, type FinalRecommendation } from '../../domain/model';
+import { finalRecommendationCall } from '../../calls/synthesis';
+import type { FinalRecommendation } from '../../domain/model';
 import type { Engine, Framing } from './context';
 import type { SubProblemResult } from './synthesis';
 
@@ -13,27 +14,18 @@ export type Recommendation = FinalRecommendation & {
 export async function recommend(e: Engine, framing: Framing, results: Record<string, SubProblemResult>, skipped: string[] = []): Promise<Recommendation> {
   // Skipped sub-problems are named as open, not decided.
   const f = { ...framing, order: framing.order.filter((id) => !skipped.includes(id)) };
-  const open = skipped.map((id) => `${id} (${framing.subProblems.find((x) => x.id === id)!.title}): not deliberated; the person skipped it, so it stays open`);
+  const titleOf = (id: string) => framing.subProblems.find((x) => x.id === id)!.title;
   return e.run.step('recommendation', async (s) => {
-    const decisions = [...f.order.map((id) => {
-      const r = results[id]!;
-      return `${id} (${f.subProblems.find((x) => x.id === id)!.title}): ${r.synthesis.recommendation} (confidence ${r.synthesis.confidence.toFixed(2)}${r.tally.deferred ? ', deferred' : ''})`;
-    }), ...open];
-    const out = await s.llm({
-      tier: 'smart',
-      phase: 'recommendation',
-      purpose: 'final_recommendation',
-      prompt: e.prompt('final_recommendation', { statement: f.statement.statement, decisions }),
-      schema: finalRecommendationSchema,
-      maxTokens: 2500,
-      hints: {
-        syntheses: f.order.map((id) => ({
-          subProblemId: id,
-          recommendation: results[id]!.synthesis.recommendation,
-          confidence: results[id]!.synthesis.confidence,
-          deferred: results[id]!.tally.deferred,
-        })),
-      },
+    const out = await s.call(finalRecommendationCall, {
+      statement: f.statement.statement,
+      syntheses: f.order.map((id) => ({
+        subProblemId: id,
+        title: titleOf(id),
+        recommendation: results[id]!.synthesis.recommendation,
+        confidence: results[id]!.synthesis.confidence,
+        deferred: results[id]!.tally.deferred,
+      })),
+      open: skipped.map((id) => ({ subProblemId: id, title: titleOf(id) })),
     });
     const summary = lintAdvisory(out.summary);
     const steps = out.steps.map(lintAdvisory);

@@ -1,6 +1,7 @@
 import { event } from '../../domain/events';
 import { screenRequest } from '../../domain/guardrails';
-import { problemStatementSchema, type ProblemStatement } from '../../domain/model';
+import { problemStatementCall } from '../../calls/intake';
+import type { ProblemStatement } from '../../domain/model';
 import type { Question } from '../../domain/checkpoints';
 import { ask } from './checkpoints';
 import { RefusedError, type Engine } from './context';
@@ -17,15 +18,7 @@ export async function intake(e: Engine): Promise<ProblemStatement> {
   if (!screen.allowed) throw new RefusedError(screen.category, screen.reason, 'screen');
 
   const proposed = await e.run.step('intake', async (s) => {
-    const out = await s.llm({
-      tier: 'smart',
-      phase: 'intake',
-      purpose: 'problem_statement',
-      prompt: e.prompt('problem_statement', {}),
-      schema: problemStatementSchema,
-      maxTokens: 1200,
-      hints: { problem: e.problem, context: e.context },
-    });
+    const out = await s.call(problemStatementCall, { problem: e.problem, context: e.context, mode: e.checkpoints?.clarification ? 'interactive' : 'auto' });
     if (!out.safety.allowed) return { result: out };
     const questions = out.clarifications.map((c, i) => ({ id: `q${i + 1}`, question: c.question, why: c.why }));
     return {

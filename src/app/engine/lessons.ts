@@ -1,7 +1,8 @@
 import { event } from '../../domain/events';
 import type { ProblemStatement } from '../../domain/model';
 import { renderLessons } from '../../memory/expert-context';
-import { fallbackRanking, lessonQueryFallback, lessonQuerySchema, lessonRankingSchema } from '../../memory/lessons';
+import { lessonsQueryCall, lessonsRankCall, MAX_LESSON_CANDIDATES } from '../../calls/planning';
+import { fallbackRanking, lessonQueryFallback } from '../../memory/lessons';
 import type { Engine } from './context';
 
 /**
@@ -16,32 +17,16 @@ export async function chooseLessons(e: Engine, statement: ProblemStatement): Pro
   if (!memory || !e.memorySettings.read) return '';
   const chosen = await e.run.step('memory/lessons', async (s) => {
     const query = await s
-      .llm({
-        tier: 'fast',
-        phase: 'lessons',
-        purpose: 'lessons_query',
-        prompt: e.prompt('lessons_query', { statement: statement.statement, category: statement.category }),
-        schema: lessonQuerySchema,
-        maxTokens: 300,
-        hints: { problem: e.problem, category: statement.category },
-      })
+      .call(lessonsQueryCall, { problem: e.problem, statement: statement.statement, category: statement.category })
       .catch(() => lessonQueryFallback(e.problem, statement.category));
     const [vector] = await e.embedder.embed([query.query]);
     const candidates = await memory.searchLessons(e.tenantId, { text: query.query, vector: vector!, limit: 8, minConfidence: 0.5 });
     if (!candidates.length) return { result: [] as { id: string; lesson: string; suggestedFix: string; applies: string }[] };
     let ranking: 'model' | 'fallback' = 'model';
     const ranked = await s
-      .llm({
-        tier: 'fast',
-        phase: 'lessons',
-        purpose: 'lessons_rank',
-        prompt: e.prompt('lessons_rank', {
-          statement: statement.statement,
-          candidates: candidates.map((c) => `${c.id}: ${c.lesson} (when: ${c.triggerConditions}; confidence ${c.confidence.toFixed(2)})`),
-        }),
-        schema: lessonRankingSchema,
-        maxTokens: 800,
-        hints: { candidates: candidates.map((c) => ({ id: c.id, lesson: c.lesson, confidence: c.confidence })) },
+      .call(lessonsRankCall, {
+        statement: statement.statement,
+        candidates: candidates.slice(0, MAX_LESSON_CANDIDATES).map((c) => ({ id: c.id, lesson: c.lesson, triggerConditions: c.triggerConditions, confidence: c.confidence })),
       })
       .then((r) => r.ranked)
       .catch(() => {

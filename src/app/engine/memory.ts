@@ -3,7 +3,8 @@ import { event } from '../../domain/events';
 import type { ProblemStatement, SubProblem } from '../../domain/model';
 import { calibratedSimilarity } from '../../domain/metrics';
 import { renderRecalledMemory, renderSubProblemMemory } from '../../memory/expert-context';
-import { expertSummarySchema, POSITION_SAME_ABOVE, stanceChanged } from '../../memory/summary';
+import { expertSummaryCall } from '../../calls/synthesis';
+import { POSITION_SAME_ABOVE, stanceChanged } from '../../memory/summary';
 import type { RecalledMemory } from '../../ports/memory';
 import { brief, persona, type Engine } from './context';
 import type { DebateOutcome } from './debate';
@@ -130,25 +131,13 @@ export async function summariseExperts(e: Engine, sp: SubProblem, d: DebateOutco
         const position = d.positions[code] ?? '';
         // The last two turns carry the final position; the whole debate would cost more than the memory is worth.
         const turns = (d.turnsByPersona[code] ?? []).slice(-2);
-        const summary = await s.llm({
-          tier: 'fast',
-          phase: 'expert_memory',
-          purpose: 'expert_summary',
-          prompt: e.prompt('expert_summary', {
-            persona: p,
-            subProblem: brief(sp),
-            contributions: turns,
-            vote: vote ? `${vote.optionId} (confidence ${vote.confidence.toFixed(2)}): ${vote.rationale}` : '(did not vote)',
-          }),
-          schema: expertSummarySchema,
-          maxTokens: 400,
-          hints: {
-            persona: { code, name: p.name },
-            subProblem: { id: sp.id, title: sp.title },
-            position,
-            confidence: vote?.confidence ?? 0.6,
-            contributions: turns,
-          },
+        const summary = await s.call(expertSummaryCall, {
+          persona: p,
+          subProblem: brief(sp),
+          contributions: turns,
+          vote: vote ? { optionId: vote.optionId, confidence: vote.confidence, rationale: vote.rationale } : null,
+          position,
+          confidence: vote?.confidence ?? 0.6,
         });
         const createdAt = s.now().toISOString();
         const row: SubProblemSummary = { persona: code, subProblemId: sp.id, title: sp.title, summary: summary.summary, position: summary.position, confidence: summary.confidence, createdAt };

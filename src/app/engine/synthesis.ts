@@ -1,7 +1,8 @@
 import { commitmentStatement, commitmentTriggers, qualityReport, type QualityReport } from '../../domain/commitment';
 import { event } from '../../domain/events';
 import { disclaimersFor, lintAdvisory } from '../../domain/guardrails';
-import { synthesisSchema, type Synthesis, type SubProblem } from '../../domain/model';
+import { synthesisCall } from '../../calls/synthesis';
+import type { Synthesis, SubProblem } from '../../domain/model';
 import { brief, nameOf, round4, type Engine } from './context';
 import type { DebateOutcome } from './debate';
 import type { VoteOutcome } from './vote';
@@ -28,21 +29,7 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
   const spBrief = brief(sp);
   const { options, votes, tally } = v;
   return e.run.step(`${sp.id}/synthesis`, async (s) => {
-    const optionList = options.options.map((o) => `${o.id}. ${o.title}: ${o.description}`);
-    const out = await s.llm({
-      tier: 'smart',
-      phase: 'synthesis',
-      purpose: 'synthesis',
-      prompt: e.prompt('synthesis', {
-        subProblem: spBrief,
-        options: optionList,
-        votes: votes.map((x) => `${nameOf(x.persona)}: ${x.optionId} (confidence ${x.confidence.toFixed(2)}) ${x.rationale}`),
-        tally: `${tally.mechanism} — ${tally.why}; distribution ${JSON.stringify(tally.distribution)}${tally.tie.length ? `; tie between ${tally.tie.join(', ')}` : ''}${tally.deferred ? '; deferred: no supermajority for a one-way door' : ''}`,
-      }),
-      schema: synthesisSchema,
-      maxTokens: 2000,
-      hints: { subProblem: spBrief, options: options.options, votes, tally },
-    });
+    const out = await s.call(synthesisCall, { subProblem: spBrief, options: options.options, votes, tally });
     const rec = lintAdvisory(out.recommendation);
     const why = lintAdvisory(out.rationale);
     const caveats = out.caveats.map((c) => lintAdvisory(c).fixed);

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { calibrationCall, optionsCall, voteCall } from '../../calls/voting';
 import { aggregate } from '../../domain/aggregation';
 import { event } from '../../domain/events';
-import { calibrationSchema, optionsSchema, voteSchema, type OptionsOutput, type SubProblem, type Tally, type Vote } from '../../domain/model';
+import type { OptionsOutput, SubProblem, Tally, Vote } from '../../domain/model';
 import { brief, nameOf, persona, type Engine } from './context';
 import type { DebateOutcome } from './debate';
 
@@ -20,14 +20,10 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
   const spBrief = brief(sp);
   const key = (k: string) => `${sp.id}/${k}`;
   const options = await e.run.step(key('options'), async (s) => {
-    const out = await s.llm({
-      tier: 'smart',
-      phase: 'voting',
-      purpose: 'options',
-      prompt: e.prompt('options', { subProblem: spBrief, discussion: d.transcript }),
-      schema: optionsSchema,
-      maxTokens: 2500,
-      hints: { subProblem: spBrief, positions: Object.entries(d.positions).map(([persona, position]) => ({ persona, position })) },
+    const out = await s.call(optionsCall, {
+      subProblem: spBrief,
+      discussion: d.transcript,
+      positions: Object.entries(d.positions).map(([persona, position]) => ({ persona, position })),
     });
     // Ids in order, whatever the model numbered them: the vote schema is built from them.
     const options = { ...out, options: out.options.map((o, i) => ({ ...o, id: 'ABCD'[i]! })) };
@@ -38,49 +34,24 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
     };
   });
   const ids = options.options.map((o) => o.id) as [string, ...string[]];
-  const optionList = options.options.map((o) => `${o.id}. ${o.title} (${o.reversibility.replace('_', '-')} door): ${o.description}`);
-  const choice = voteSchema.extend({ optionId: z.enum(ids) });
 
   const votes: Vote[] = await Promise.all(
     panel.map((code) =>
       e.run.step(key(`vote/${code}`), async (s) => {
         const p = persona(code);
-        const out = await s.llm({
-          tier: 'fast',
-          phase: 'voting',
-          purpose: 'vote',
-          prompt: e.prompt('vote', { persona: p, subProblem: spBrief, position: d.positions[code] ?? '(did not speak)', options: optionList }),
-          schema: choice,
-          maxTokens: 600,
-          hints: {
-            persona: { code, riskTolerance: p.riskTolerance, optimism: p.optimism },
-            options: options.options.map((o) => ({ id: o.id, title: o.title, reversibility: o.reversibility })),
-          },
-        });
+        const out = await s.call(voteCall, { persona: p, subProblem: spBrief, position: d.positions[code] ?? null, options: options.options });
         const v: Vote = { persona: code, ...out };
         return { result: v, events: [event('vote.cast', { subProblemId: sp.id, ...v, name: p.name })] };
       }),
     ),
   );
 
-  const board = votes.map((v) => `${nameOf(v.persona)}: ${v.optionId} (confidence ${v.confidence.toFixed(2)})`);
+  const board = votes.map((v) => ({ persona: v.persona, name: nameOf(v.persona), optionId: v.optionId, confidence: v.confidence }));
   const calibrated: Vote[] = await Promise.all(
     votes.map((v) =>
       e.run.step(key(`calibrate/${v.persona}`), async (s) => {
         const p = persona(v.persona);
-        const out = await s.llm({
-          tier: 'fast',
-          phase: 'voting',
-          purpose: 'calibration',
-          prompt: e.prompt('calibration', { persona: p, subProblem: spBrief, own: { optionId: v.optionId, confidence: v.confidence.toFixed(2) }, votes: board }),
-          schema: calibrationSchema,
-          maxTokens: 300,
-          hints: {
-            persona: { code: v.persona, riskTolerance: p.riskTolerance },
-            own: { optionId: v.optionId, confidence: v.confidence },
-            votes: votes.map((x) => ({ persona: x.persona, optionId: x.optionId, confidence: x.confidence })),
-          },
-        });
+        const out = await s.call(calibrationCall, { persona: p, subProblem: spBrief, own: { optionId: v.optionId, confidence: v.confidence }, votes: board });
         return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence } };
       }),
     ),

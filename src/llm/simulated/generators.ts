@@ -1750,7 +1750,7 @@ const lessonsRank: Generator = (h, r) => {
   return {
     ranked: candidates.map((c) => {
       const shouldUse = c.confidence >= 0.6;
-      const gist = lcFirst(noStop(clipWords(c.lesson, 12)));
+      const gist = clipChars(lcFirst(noStop(clipWords(c.lesson, 12))), 200);
       return { id: c.id, shouldUse, applies: shouldUse ? fill(r.pick(APPLIES_USE), { gist }) : r.pick(APPLIES_SKIP) };
     }),
   };

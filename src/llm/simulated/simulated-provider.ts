@@ -51,9 +51,10 @@ function untilAborted(wait: Promise<void>, signal?: AbortSignal): Promise<void> 
 }
 
 /** The answer text for a request; exported for tests and tools that want it without the wait. */
-export function simulate(req: Pick<LlmRequest, 'key' | 'purpose' | 'hints' | 'json'>): string {
+export function simulate(req: Pick<LlmRequest, 'key' | 'purpose' | 'input' | 'json'>): string {
   const r = rng(`${req.key}|${req.purpose}`);
-  const hints = { ...schemaHints(req.json?.schema), ...req.hints };
+  const input = req.input !== null && typeof req.input === 'object' ? (req.input as Record<string, unknown>) : {};
+  const hints = { ...schemaHints(req.json?.schema), ...input };
   const generator = GENERATORS[req.purpose];
   if (generator) return JSON.stringify(generator(hints, r, req.key));
   if (req.json) return JSON.stringify(sampleFromSchema(req.json.schema, r));

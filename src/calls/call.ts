@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { Tier } from '../ports/llm';
+
+/** Ledger buckets: where a session's spend went. */
+export type Phase =
+  | 'intake'
+  | 'decomposition'
+  | 'lessons'
+  | 'debate'
+  | 'facilitation'
+  | 'research'
+  | 'voting'
+  | 'synthesis'
+  | 'recommendation'
+  | 'expert_memory'
+  | 'memory';
+
+/**
+ * One model call, declared once. Everything about the call derives from this:
+ * the prompt (template rendered from `vars(input)`), the tool schema the model
+ * sees and the validation of its answer (`output(input)`), the room it gets
+ * (`maxTokens`), the tier, the ledger's phase and purpose, the budget estimate,
+ * and the answers of the simulated and scripted providers (which receive the
+ * same typed `input` the prompt is rendered from, never a side channel).
+ *
+ * Rule: whatever `output` accepts, the engine keeps. Where the service keeps
+ * less than a model may give, it trims by a rule stated next to the trim and
+ * records that it did; it never rejects a valid answer downstream.
+ */
+export interface ModelCall<I, O> {
+  /** What the call is for; the ledger's `purpose` and the simulator's dispatch key. */
+  purpose: string;
+  phase: Phase;
+  tier: Tier;
+  /** Room for the answer; a truncated answer is retried once with twice as much. */
+  maxTokens: number;
+  /** `prompts/<template>.md`; its version is recorded with every call. */
+  template: string;
+  /** The answer's contract. A function of the input where the input shapes it (a vote's option ids). */
+  output: (input: I) => z.ZodType<O>;
+  /** Template variables, from the typed input (the session frame — problem, context, case memory — is added by the caller). */
+  vars: (input: I) => Record<string, unknown>;
+  /** Expected tokens of a typical call, for cost estimates and budgets before anything runs. */
+  estimate: { input: number; output: number };
+}
+
+export type AnyCall = ModelCall<any, any>;
+export type InputOf<C> = C extends ModelCall<infer I, unknown> ? I : never;
+export type OutputOf<C> = C extends ModelCall<any, infer O> ? O : never;
+
+export const defineCall = <I, O>(call: ModelCall<I, O>): ModelCall<I, O> => call;
+
+/** The output schema when it does not depend on the input. */
+export const fixed =
+  <O>(schema: z.ZodType<O>) =>
+  (): z.ZodType<O> =>
+    schema;
+
+/** A list as prompts show it: one "- item" per line, or a stated placeholder when empty. */
+export const bullets = (items: readonly string[], none = '(none)'): string => (items.length ? items.map((x) => `- ${x}`).join('\n') : none);

@@ -1,0 +1,165 @@
+import { contributionSchema, facilitatorRoundSchema, moderatorSchema, researchSchema, type Contribution, type FacilitatorRound, type Persona } from '../domain/model';
+import { personaByCode } from '../domain/personas';
+import type { DebatePhase } from '../domain/speakers';
+import { defineCall, fixed } from './call';
+
+/** The facts about a sub-problem every prompt about it carries. */
+export interface SubProblemBrief {
+  id: string;
+  title: string;
+  goal: string;
+  context: string;
+  complexity: number;
+}
+
+const nameOf = (code: string) => personaByCode(code)?.name ?? code;
+
+export interface ExpertTurnInput {
+  persona: Persona;
+  subProblem: SubProblemBrief;
+  /** Decisions of earlier sub-problems this one depends on, rendered; '' for none. */
+  decidedEarlier: string;
+  /** Persona codes of the panel. */
+  panel: string[];
+  round: number;
+  maxRounds: number;
+  phase: DebatePhase;
+  /** What memory gives this expert (earlier sub-problems, earlier sessions), rendered; '' for none. */
+  memory: string;
+  /** The discussion so far, rendered (full rounds, or summaries and key arguments for long debates). */
+  discussion: string;
+  /** This expert's latest stated position, if any. */
+  previous: string | null;
+  /** The others' latest positions. */
+  others: { persona: string; position: string }[];
+  /** What the expert must respond to this round. */
+  moderator: { kind: string; text: string } | null;
+  research: { query: string; findings: string }[];
+  question: string | null;
+  redirect: boolean;
+  intervention: string | null;
+  /** The expert repeated points already made last time. */
+  repeated: boolean;
+  /** A notice for this expert alone (e.g. explain a change from a remembered position). */
+  notice: string | null;
+}
+
+const INSTRUCTIONS: Record<DebatePhase, string> = {
+  opening: 'Give your opening statement: your initial position, key concerns and the question you most want answered. Consider what the other experts would think.',
+  early: 'Divergent thinking: challenge assumptions, surface options and risks the others missed, and respond to named experts.',
+  middle: 'Analysis and evidence: dig into the contentious points, back your claims with evidence or ask for research.',
+  late: 'Convergent thinking: refine your position, concede what you have been persuaded of, and address the remaining objections.',
+};
+
+function respondTo(i: ExpertTurnInput): string {
+  const lines: string[] = [];
+  if (i.intervention) lines.push(`The person you are advising intervened: "${i.intervention}". Respond to it directly before anything else.`);
+  if (i.redirect) lines.push('The facilitator notes the debate drifted from the goal: bring it back to the goal above.');
+  if (i.question) lines.push(`Facilitator's question: ${i.question}`);
+  if (i.moderator) lines.push(`Moderator (${i.moderator.kind}): ${i.moderator.text}`);
+  for (const r of i.research) lines.push(`Research (model knowledge, not a live source) on "${r.query}": ${r.findings}`);
+  if (i.repeated) lines.push('Your last contribution repeated points already made: add something new, or concede briefly.');
+  if (i.notice) lines.push(i.notice);
+  return lines.length ? `\n${lines.join('\n')}\n` : '';
+}
+
+const expertTurnVars = (i: ExpertTurnInput) => ({
+  persona: i.persona,
+  subProblem: i.subProblem,
+  decidedEarlier: i.decidedEarlier,
+  panel: i.panel.map((c) => `${nameOf(c)} (${c})`).join(', '),
+  round: i.round,
+  maxRounds: i.maxRounds,
+  phase: i.phase,
+  instruction: INSTRUCTIONS[i.phase],
+  memory: i.memory ? `\n${i.memory}\n` : '',
+  inputs: respondTo(i),
+  discussion: i.discussion,
+  length: i.round === 1 ? '100-150 words' : '60-120 words',
+});
+
+/** An expert's opening statement (round 1: everyone speaks). Fast tier: the parallel bulk of the debate, as the spec's cost plan says. */
+export const openingStatementCall = defineCall<ExpertTurnInput, Contribution>({
+  purpose: 'opening_statement',
+  phase: 'debate',
+  tier: 'fast',
+  maxTokens: 1100,
+  template: 'expert_turn',
+  output: fixed(contributionSchema),
+  vars: expertTurnVars,
+  estimate: { input: 2_500, output: 250 },
+});
+
+/** An expert's turn in a later round. */
+export const contributionCall = defineCall<ExpertTurnInput, Contribution>({
+  ...openingStatementCall,
+  purpose: 'contribution',
+});
+
+export interface FacilitatorInput {
+  subProblem: SubProblemBrief;
+  round: number;
+  maxRounds: number;
+  phase: DebatePhase;
+  panel: string[];
+  /** Lessons from earlier sessions, rendered; '' for none. */
+  lessons: string;
+  intervention: string | null;
+  contributions: { persona: string; text: string; position: string; agreesWith: string[]; disagreesWith: string[]; researchRequest: string | null }[];
+}
+
+/** The facilitator's round: summary, key arguments, metrics the stopping rules read, who speaks next, the next question. */
+export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRound>({
+  purpose: 'facilitator_round',
+  phase: 'facilitation',
+  tier: 'fast',
+  maxTokens: 900,
+  template: 'facilitator_round',
+  output: fixed(facilitatorRoundSchema),
+  vars: (i) => ({
+    subProblem: i.subProblem,
+    round: i.round,
+    maxRounds: i.maxRounds,
+    phase: i.phase,
+    panel: i.panel.join(', '),
+    lessons: i.lessons,
+    intervention: i.intervention ? `\nThe person intervened before this round: "${i.intervention}". Say in your summary how the experts answered it.\n` : '',
+    contributions: i.contributions.map((t) => `[${nameOf(t.persona)} (${t.persona})] ${t.text}`).join('\n\n'),
+  }),
+  estimate: { input: 2_000, output: 250 },
+});
+
+export interface ModeratorInput {
+  kind: 'contrarian' | 'skeptic' | 'optimist' | 'deadlock';
+  subProblem: SubProblemBrief;
+  positions: { persona: string; position: string }[];
+}
+
+/** One moderator intervention, or the facilitator's deadlock break. */
+export const moderatorCall = defineCall<ModeratorInput, { text: string }>({
+  purpose: 'moderator',
+  phase: 'facilitation',
+  tier: 'fast',
+  maxTokens: 600,
+  template: 'moderator',
+  output: fixed(moderatorSchema),
+  vars: (i) => ({ kind: i.kind, subProblem: i.subProblem, positions: i.positions.map((p) => `- ${nameOf(p.persona)}: ${p.position}`).join('\n') }),
+  estimate: { input: 1_500, output: 200 },
+});
+
+export interface ResearchInput {
+  subProblem: SubProblemBrief;
+  query: string;
+}
+
+/** The researcher: general knowledge only, labelled as such. */
+export const researchCall = defineCall<ResearchInput, { findings: string; confidence: number }>({
+  purpose: 'research',
+  phase: 'research',
+  tier: 'fast',
+  maxTokens: 600,
+  template: 'research',
+  output: fixed(researchSchema),
+  vars: (i) => ({ subProblem: i.subProblem, query: i.query }),
+  estimate: { input: 1_500, output: 400 },
+});

@@ -1,0 +1,16 @@
+import { render, type RenderedPrompt, type Template } from '../llm/prompts';
+import type { ModelCall } from './call';
+
+/** What every prompt of a session carries: the decision, its context, and the bounded case memory. */
+export interface SessionFrame {
+  problem: string;
+  context: string;
+  caseMemory: string;
+}
+
+/** A call's prompt: its template rendered from the session frame and the call's own variables. */
+export function renderCall<I>(call: ModelCall<I, unknown>, input: I, templates: Map<string, Template>, frame: SessionFrame): RenderedPrompt {
+  const t = templates.get(call.template);
+  if (!t) throw new Error(`prompt template ${call.template} is missing from prompts/`);
+  return render(t, { ...frame, ...call.vars(input) });
+}
