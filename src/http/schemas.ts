@@ -71,6 +71,7 @@ export const snapshotSchema = z
     provider: z.string().describe('Which LLM provider runs this session; "simulated" means no real model is called'),
     simulated: z.boolean(),
     mode: z.string(),
+    settings: z.record(z.string(), z.unknown()).describe("The session's own deliberation settings, as given at create (merged over the deployment's when it runs)"),
     problem: z.string(),
     context: z.string(),
     progress: z.record(z.string(), z.unknown()),

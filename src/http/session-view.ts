@@ -60,11 +60,12 @@ function progressOf(stored: Record<string, unknown>, status: string) {
 
 /** The snapshot a client polls: state, progress, spend so far and whatever results exist yet. */
 export function snapshotView(row: SessionRow, usage: Usage) {
-  const options = row.options as { mode?: string };
+  const options = row.options as { mode?: string; settings?: Record<string, unknown> };
   return {
     ...summaryView(row),
     simulated: row.provider === 'simulated',
     mode: options.mode ?? 'auto',
+    settings: options.settings ?? {},
     context: row.context,
     progress: progressView(row.progress as Record<string, unknown>, row.status),
     usage,

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, type AnyCall } from '../../src/calls';
 import { toJsonSchema } from '../../src/llm/gateway';
 import { loadPrompts } from '../../src/llm/prompts';
+import { withCatalogueTable } from '../../src/calls/table';
 import { edgeAnswer, type EdgeMode } from '../support/edge-answers';
 
 /** Inputs that shape an output schema (a vote's option ids); every other call's schema ignores its input. */
@@ -43,5 +45,12 @@ describe('the call catalogue', () => {
       const tokens = Math.ceil(longest.length / 4) + 20;
       expect(tokens, `${c.purpose}: the longest valid answer needs ~${tokens} tokens, it gets ${c.maxTokens}`).toBeLessThanOrEqual(c.maxTokens);
     }
+  });
+});
+
+describe('the README', () => {
+  it("states each call's budget from the catalogue (run `npm run docs:calls` when it changes)", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(withCatalogueTable(readme)).toBe(readme);
   });
 });

@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FakeReply, FakeRequestBody } from './fake-anthropic';
+
+/** A model-relay trial recorded by scripts/record-trial.ts. */
+export interface TrialCall {
+  n: string;
+  tool: string | null;
+  system: string;
+  messages: { role: string; text: string }[];
+  answer: unknown;
+}
+export interface Trial {
+  name: string;
+  session: { problem: string; context: string; mode: string; settings: Record<string, unknown> | null; status: string };
+  calls: TrialCall[];
+  checkpoints: { kind: string; subProblemId: string | null; round: number | null; answer: Record<string, unknown> }[];
+  expected: { status: string; decisions: Record<string, { winner: string | null; deferred: boolean; title: string | null }>; recommendation: string | null };
+}
+
+export const TRIALS_DIR = new URL('../fixtures/trials/', import.meta.url);
+
+export function loadTrials(): Trial[] {
+  const dir = TRIALS_DIR.pathname;
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => existsSync(join(dir, name, 'calls.json')))
+    .sort()
+    .map((name) => {
+      const read = (f: string) => JSON.parse(readFileSync(join(dir, name, f), 'utf8'));
+      return { name, session: read('session.json'), calls: read('calls.json'), checkpoints: read('checkpoints.json'), expected: read('expected.json') };
+    });
+}
+
+const textOf = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((b: { text?: string }) => b.text ?? '').join('\n') : '');
+const words = (t: string) => t.toLowerCase().match(/[\p{L}\p{N}$%.]+/gu) ?? [];
+
+/** Dice overlap of two word multisets: 1 for the same text, high for the same prompt with a reordered case memory. */
+function similarity(a: Map<string, number>, b: Map<string, number>, sizeA: number, sizeB: number): number {
+  let shared = 0;
+  for (const [w, n] of a) shared += Math.min(n, b.get(w) ?? 0);
+  return (2 * shared) / (sizeA + sizeB || 1);
+}
+
+function bag(text: string) {
+  const m = new Map<string, number>();
+  const ws = words(text);
+  for (const w of ws) m.set(w, (m.get(w) ?? 0) + 1);
+  return { m, size: ws.length };
+}
+
+/**
+ * Answers each request with the recorded answer of the most similar recorded
+ * request for the same tool, each recording used once. Prompts carry the case
+ * memory, whose order follows concurrent commits, so a replayed prompt need
+ * not be byte-identical to the recorded one; who speaks, on which
+ * sub-problem and in which round still make the right recording the closest.
+ */
+export function trialResponder(trial: Trial) {
+  const recorded = trial.calls.map((c) => ({ ...c, bag: bag(`${c.system}\n${c.messages.map((m) => m.text).join('\n')}`), used: false }));
+  const unmatched: string[] = [];
+  const responder = (body: FakeRequestBody): FakeReply => {
+    const tool = body.tools?.[0]?.name ?? null;
+    const system = (body.system ?? []).map((b) => b.text).join('\n\n');
+    const text = `${system}\n${(body.messages ?? []).map((m) => textOf(m.content)).join('\n')}`;
+    const mine = bag(text);
+    let best: (typeof recorded)[number] | null = null;
+    let score = -1;
+    for (const r of recorded) {
+      if (r.used || r.tool !== tool) continue;
+      const s = similarity(mine.m, r.bag.m, mine.size, r.bag.size);
+      if (s > score) [best, score] = [r, s];
+    }
+    if (!best) {
+      unmatched.push(`${tool}: ${text.slice(-200)}`);
+      return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `no recorded answer left for ${tool}` } } };
+    }
+    best.used = true;
+    return tool ? { toolInput: best.answer as Record<string, unknown>, toolName: tool } : { text: String(best.answer) };
+  };
+  return { responder, unmatched, unused: () => recorded.filter((r) => !r.used).map((r) => `${r.n} ${r.tool}`) };
+}
