@@ -21,7 +21,8 @@ import { enableVectorIndex } from '../memory/pgvector';
 import { MemoryQueue, startMemoryWorker } from '../queue/memory-queue';
 import { createGateway } from '../llm/provider';
 import { loadPrompts } from '../llm/prompts';
-import { CANCEL_CHANNEL, openRedis, RedisNotifier, sessionChannel } from '../queue/redis';
+import { CANCEL_CHANNEL, openRedis, RedisNotifier, sessionChannel, throttledErrors, type ErrorSink } from '../queue/redis';
+import { checkPostgres, checkRedis } from './preflight';
 import { startSessionWorker } from '../queue/session-worker';
 import { SessionsQueue } from '../queue/sessions-queue';
 
@@ -38,6 +39,18 @@ export interface RunningApi extends Running {
   url: string;
 }
 
+/**
+ * Before anything else: Postgres and Redis answer (else one StartupError
+ * naming DATABASE_URL or REDIS_URL), and a missing database is created.
+ * Returns where Redis errors go from then on: the JSON log, throttled.
+ */
+async function preflight(config: Config, log: Logger): Promise<ErrorSink> {
+  const { created } = await checkPostgres(config.DATABASE_URL);
+  if (created) log.info({ database: new URL(config.DATABASE_URL).pathname.slice(1) }, 'database did not exist: created it');
+  await checkRedis(config.REDIS_URL);
+  return throttledErrors((extra, msg) => log.warn(extra, msg));
+}
+
 async function openDb(config: Config): Promise<Database> {
   const database = openDatabase(config.DATABASE_URL);
   if (config.MIGRATE_ON_START) await runMigrations(database);
@@ -46,11 +59,12 @@ async function openDb(config: Config): Promise<Database> {
 
 /** The API process: HTTP, SSE fan-out, enqueueing. Listens on HOST:PORT (PORT 0 picks a free one). */
 export async function startApi(config: Config, log: Logger = createLogger(config, 'api')): Promise<RunningApi> {
+  const redisErrors = await preflight(config, log);
   const database = await openDb(config);
-  const redis = openRedis(config.REDIS_URL, 'bo1-api');
-  const subscriber = openRedis(config.REDIS_URL, 'bo1-api-sub');
+  const redis = openRedis(config.REDIS_URL, 'bo1-api', redisErrors);
+  const subscriber = openRedis(config.REDIS_URL, 'bo1-api-sub', redisErrors);
   const store = new SessionStore(database);
-  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS });
+  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
   const hub = new EventHub((id, after, limit) => store.events(id, after, limit), subscriber, config.SSE_POLL_MS, (err) =>
     log.warn({ err }, 'event hub read failed; will retry on the next wake-up'),
   );
@@ -114,15 +128,16 @@ export async function startWorker(
   log: Logger = createLogger(config, 'worker'),
   provider?: LlmProvider,
 ): Promise<Running> {
+  const redisErrors = await preflight(config, log);
   const database = await openDb(config);
-  const redis = openRedis(config.REDIS_URL, 'bo1-worker');
+  const redis = openRedis(config.REDIS_URL, 'bo1-worker', redisErrors);
   const store = new SessionStore(database);
-  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS });
+  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
   const embedder = await createEmbedder(config);
   // pgvector's HNSW index where the extension exists; the portable path otherwise.
   const vectorIndex = await enableVectorIndex(database.db, embedder.dimension);
   const memory = new MemoryStore(database.db, { vectorIndex });
-  const memoryQueue = new MemoryQueue(redis, config.QUEUE_NAME);
+  const memoryQueue = new MemoryQueue(redis, config.QUEUE_NAME, (err) => redisErrors(err, 'memory-queue'));
   const notifier = new RedisNotifier(redis);
   const gateway = createGateway(config, provider);
   const prompts = loadPrompts();
@@ -139,7 +154,7 @@ export async function startWorker(
     settings: config.ENGINE_SETTINGS,
   };
   const memoryJobs: MemoryJobDeps = { store, memory, gateway, embedder, prompts, notifier };
-  const memoryConnection = openRedis(config.REDIS_URL, 'bo1-worker-memory');
+  const memoryConnection = openRedis(config.REDIS_URL, 'bo1-worker-memory', redisErrors);
   const memoryWorker = startMemoryWorker(
     memoryConnection,
     config.QUEUE_NAME,
@@ -149,9 +164,10 @@ export async function startWorker(
       return memory.purgeUtterances(new Date(Date.now() - config.NOVELTY_RETENTION_DAYS * 24 * 3600_000));
     },
     (msg, extra) => log.warn(extra ?? {}, msg),
+    (err) => redisErrors(err, 'memory-worker'),
   );
   await memoryQueue.scheduleCleanup();
-  const jobsConnection = openRedis(config.REDIS_URL, 'bo1-worker-jobs');
+  const jobsConnection = openRedis(config.REDIS_URL, 'bo1-worker-jobs', redisErrors);
   const worker = startSessionWorker(
     deps,
     jobsConnection,
@@ -160,11 +176,12 @@ export async function startWorker(
       concurrency: config.WORKER_CONCURRENCY,
       lockDurationMs: config.JOB_LOCK_MS,
       stalledIntervalMs: config.STALLED_INTERVAL_MS,
+      onError: (err) => redisErrors(err, 'session-worker'),
     },
     (msg, extra) => log.info(extra ?? {}, msg),
   );
   // Cancellation reaches the worker running the session, which aborts its in-flight model call.
-  const cancels = openRedis(config.REDIS_URL, 'bo1-worker-cancel');
+  const cancels = openRedis(config.REDIS_URL, 'bo1-worker-cancel', redisErrors);
   cancels.on('message', (_channel: string, sessionId: string) => {
     if (worker.cancel(sessionId)) log.info({ sessionId }, 'session cancelled: run aborted');
   });
