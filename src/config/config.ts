@@ -34,7 +34,8 @@ const bool = (dflt: boolean) =>
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/postgres'),
+    /** The compose file's Postgres (role, password and database `bo1`). */
+    DATABASE_URL: z.url().default('postgres://bo1:bo1@127.0.0.1:5432/bo1'),
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: int(3000).pipe(z.number().max(65535)),
