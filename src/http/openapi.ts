@@ -66,7 +66,9 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
       responses[status] = {
         description: spec.description,
         ...(spec.headers && { headers: spec.headers }),
-        ...((schema || spec.contentType) && { content: { [type]: schema ? { schema } : {} } }),
+        ...((schema || spec.contentType) && {
+          content: { [type]: { ...(schema && { schema }), ...(spec.example !== undefined && { example: spec.example }) } },
+        }),
       };
     }
     const headerParams = Object.entries(r.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: false, ...h }));
@@ -81,7 +83,12 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
       tags: r.tags,
       parameters: [...parametersOf(r.params, 'path', components), ...parametersOf(r.query, 'query', components), ...headerParams],
       ...(r.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body, 'input', components) } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: schemaOf(r.body, 'input', components), ...(r.bodyExample !== undefined && { example: r.bodyExample }) },
+          },
+        },
       }),
       responses,
       ...(!api && { security: [] }),
