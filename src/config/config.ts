@@ -34,11 +34,32 @@ const bool = (dflt: boolean) =>
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/postgres'),
+    /** The compose file's Postgres (role, password and database `bo1`). */
+    DATABASE_URL: z.url().default('postgres://bo1:bo1@127.0.0.1:5432/bo1'),
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: int(3000).pipe(z.number().max(65535)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** The worker's /livez, /readyz and /metrics, on HOST; unset: no health server (0: any free port). */
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /**
+     * Browser origins allowed to call the API (CORS), comma-separated, e.g.
+     * `https://app.example.com,http://localhost:5173`; `*` allows any; unset: no CORS headers.
+     */
+    CORS_ORIGINS: z
+      .string()
+      .optional()
+      .transform((raw, ctx): string[] | '*' => {
+        const list = (raw ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+        if (list.includes('*')) return '*';
+        for (const origin of list) {
+          if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+            ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path)` });
+            return z.NEVER;
+          }
+        }
+        return list;
+      }),
     /** Empty means: anthropic when a key is set, simulated otherwise. */
     LLM_PROVIDER: z.enum(['simulated', 'anthropic']).optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),

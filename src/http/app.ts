@@ -3,10 +3,12 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerAuth } from './auth';
+import { registerCors } from './cors';
 import type { ApiDeps } from './deps';
 import { buildOpenApi } from './openapi';
 import { HttpProblem, sendProblem, toProblem } from './problem';
 import { redisCounter, registerRateLimit } from './rate-limit';
+import { echoRequestId, requestIdOf } from './request-id';
 import { registerRoute, type RouteDef } from './route';
 import { healthRoutes } from './routes/health';
 import { personaRoutes } from './routes/personas';
@@ -30,7 +32,14 @@ export function allRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
 export const openApiDocument = (deps: ApiDeps) => buildOpenApi(allRoutes(deps), API_INFO);
 
 export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: deps.config.BODY_LIMIT_BYTES, ...opts, loggerInstance: deps.log });
+  const app = Fastify({
+    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    // X-Request-Id in, out and in every log line of the request (`reqId`); a UUID when the caller sends none.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    ...opts,
+    loggerInstance: deps.log,
+  });
   const routes = allRoutes(deps);
   const document = buildOpenApi(routes, API_INFO);
 
@@ -43,6 +52,9 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
     sendProblem(reply, req, new HttpProblem(404, 'not-found', 'Not Found', `no route for ${req.method} ${req.url.split('?')[0]}`)),
   );
 
+  echoRequestId(app);
+  deps.metrics.instrument(app);
+  await registerCors(app, deps.config.CORS_ORIGINS);
   await app.register(fastifySse, { heartbeatInterval: deps.config.SSE_HEARTBEAT_MS });
   await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });

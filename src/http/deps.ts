@@ -7,6 +7,7 @@ import type { SessionStore } from '../db/session-store';
 import type { SessionsQueue } from '../queue/sessions-queue';
 import type { EventHub } from './event-hub';
 import type { MemoryStore } from '../memory/memory-store';
+import type { Metrics } from './metrics';
 
 /** Everything the HTTP layer needs, injected by the process edge (src/main/api.ts) or a test. */
 export interface ApiDeps {
@@ -26,6 +27,9 @@ export interface ApiDeps {
   memory: MemoryStore | null;
   /** Open SSE streams: each closer ends its stream with a stream-level closing event. */
   streams: Set<(reason: string) => void>;
+  /** What /readyz requires (Postgres, Redis). */
   checks: Record<string, () => Promise<void>>;
+  /** Prometheus registry behind /metrics; counts every request. */
+  metrics: Metrics;
   log: FastifyBaseLogger;
 }

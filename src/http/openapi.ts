@@ -49,6 +49,43 @@ const API_RESPONSES: Json = {
   },
 };
 
+const eventName = (type: string) => type.replace(/\W/g, '_');
+
+/**
+ * The event log's types: the generic envelope, each event type's `data`
+ * (`Event_<type>`), and `StreamEvent` — one envelope per type, its `type`
+ * fixed and its `data` typed — which the stream's response refers to.
+ */
+function addEventSchemas(components: Json): void {
+  components.EventEnvelope = schemaOf(envelopeSchema, 'output', components);
+  const envelopes: Json[] = [];
+  for (const [type, schema] of Object.entries(eventDataSchemas)) {
+    const name = `Event_${eventName(type)}`;
+    components[name] = { ...schemaOf(schema as z.ZodType, 'output', components), description: `\`data\` of a \`${type}\` event` };
+    envelopes.push({
+      title: type,
+      allOf: [
+        { $ref: '#/components/schemas/EventEnvelope' },
+        { type: 'object', properties: { type: { const: type }, data: { $ref: `#/components/schemas/${name}` } } },
+      ],
+    });
+  }
+  components.StreamEvent = {
+    description:
+      'What one Server-Sent Event carries in its `data:` line (its `event:` is the same `type`, its `id:` the `seq`). The stream-level `stream.closing` event (no `id:`, data `{"reason","reconnect"}`) is not part of the log.',
+    oneOf: envelopes,
+  };
+}
+
+// One event's `data:` (the schema's subject); the wire format around it is in the stream route's description.
+const SSE_EXAMPLE = {
+  seq: 1,
+  type: 'session.created',
+  session_id: '3b17c0de-5b7a-4c4e-9d0f-2a1e8f6c9b10',
+  ts: '2026-11-22T10:00:00.000Z',
+  data: { problem: 'Should I pivot to law firms?', context: '', provider: 'simulated', mode: 'auto' },
+};
+
 export interface DocInfo {
   title: string;
   version: string;
@@ -63,10 +100,20 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
     for (const [status, spec] of Object.entries(r.responses)) {
       const type = spec.contentType ?? (Number(status) >= 400 ? 'application/problem+json' : 'application/json');
       const schema = spec.schema ? schemaOf(spec.schema, 'output', components) : undefined;
+      // An SSE response's body is a sequence of events: documented as the union of what one event's `data:` holds.
+      const sseSchema = r.sse && type === 'text/event-stream' && !schema ? { $ref: '#/components/schemas/StreamEvent' } : undefined;
       responses[status] = {
         description: spec.description,
         ...(spec.headers && { headers: spec.headers }),
-        ...((schema || spec.contentType) && { content: { [type]: schema ? { schema } : {} } }),
+        ...((schema || spec.contentType) && {
+          content: {
+            [type]: {
+              ...((schema ?? sseSchema) && { schema: schema ?? sseSchema }),
+              ...(sseSchema && { example: SSE_EXAMPLE }),
+              ...(spec.example !== undefined && { example: spec.example }),
+            },
+          },
+        }),
       };
     }
     const headerParams = Object.entries(r.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: false, ...h }));
@@ -81,23 +128,26 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
       tags: r.tags,
       parameters: [...parametersOf(r.params, 'path', components), ...parametersOf(r.query, 'query', components), ...headerParams],
       ...(r.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body, 'input', components) } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: schemaOf(r.body, 'input', components), ...(r.bodyExample !== undefined && { example: r.bodyExample }) },
+          },
+        },
       }),
       responses,
       ...(!api && { security: [] }),
     };
   }
-  components.Problem = schemaOf(problemSchema, 'output', components);
-  components.EventEnvelope = schemaOf(envelopeSchema, 'output', components);
-  for (const [type, schema] of Object.entries(eventDataSchemas)) {
-    components[`Event_${type.replace(/\W/g, '_')}`] = {
-      ...schemaOf(schema as z.ZodType, 'output', components),
-      description: `\`data\` of a \`${type}\` event`,
-    };
-  }
+  // Problem has its own id (zod meta): schemaOf hoists its definition into the components and returns a $ref
+  // to it, so the result must not be stored under the same name (that made Problem a $ref to itself).
+  schemaOf(problemSchema, 'output', components);
+  addEventSchemas(components);
   return {
     openapi: '3.1.0',
     info,
+    // Relative: the server that serves this document (so /docs works wherever the API runs).
+    servers: [{ url: '/', description: 'The server that serves this document' }],
     paths,
     security: [{ bearerAuth: [] }],
     components: {

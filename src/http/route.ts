@@ -11,6 +11,8 @@ export interface ResponseSpec {
   /** Defaults to application/json (problem+json for 4xx/5xx). */
   contentType?: string;
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+  /** A realistic body, shown in the OpenAPI document. */
+  example?: unknown;
 }
 
 export interface Input<P, Q, B> {
@@ -38,6 +40,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** A realistic request body, shown in the OpenAPI document. */
+  bodyExample?: unknown;
   /** Request headers worth documenting (validated by the handler itself). */
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
   responses: Record<number, ResponseSpec>;

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ApiKeyStore, type KeyInfo } from '../auth/api-keys';
 import { openDatabase, runMigrations } from '../db/client';
-import { configOrExit } from './startup';
+import { checkPostgres } from './preflight';
+import { configOrExit, fatal } from './startup';
 
 const USAGE = `usage:
   npm run keys -- create --tenant <tenant> --name <name>   create a key (shown once)
@@ -58,6 +59,7 @@ function table(keys: KeyInfo[]): string {
 
 const command = parse(process.argv.slice(2));
 const config = configOrExit();
+await checkPostgres(config.DATABASE_URL).catch(fatal);
 const database = openDatabase(config.DATABASE_URL, 1);
 let code = 0;
 try {

@@ -15,7 +15,8 @@ export const memoryQueueName = (base: string) => `${base}-memory`;
 export class MemoryQueue {
   readonly queue: Queue<MemoryJob>;
 
-  constructor(connection: Redis, base: string) {
+  /** `onError`: connection errors BullMQ reports; without a listener it prints them raw to stderr. */
+  constructor(connection: Redis, base: string, onError: (err: Error) => void = () => {}) {
     this.queue = new Queue<MemoryJob>(memoryQueueName(base), {
       connection,
       defaultJobOptions: {
@@ -25,6 +26,7 @@ export class MemoryQueue {
         removeOnFail: { age: 7 * 24 * 3600 },
       },
     });
+    this.queue.on('error', onError);
   }
 
   /** After a session ends: contribute its memories (completed only) and extract lessons (completed or failed). */
@@ -57,12 +59,13 @@ export function startMemoryWorker(
   base: string,
   handle: (job: MemoryJob) => Promise<unknown>,
   log: (msg: string, extra?: object) => void,
+  onError: (err: Error) => void = (err) => log('memory worker error', { err: err.message }),
 ): Worker<MemoryJob> {
   const worker = new Worker<MemoryJob>(memoryQueueName(base), async (job: Job<MemoryJob>) => handle(memoryJobSchema.parse(job.data)), {
     connection,
     concurrency: 2,
   });
   worker.on('failed', (job, err) => log('memory job failed', { job: job?.id, err: err.message }));
-  worker.on('error', (err) => log('memory worker error', { err: err.message }));
+  worker.on('error', onError);
   return worker;
 }

@@ -9,6 +9,8 @@ export interface WorkerSettings {
   concurrency: number;
   lockDurationMs: number;
   stalledIntervalMs: number;
+  /** Connection errors (a Redis outage reports one per reconnect attempt); the log line per error otherwise. */
+  onError?: (err: Error) => void;
 }
 
 export interface SessionWorker {
@@ -62,7 +64,7 @@ export function startSessionWorker(deps: RunnerDeps, connection: Redis, s: Worke
       autorun: true,
     },
   );
-  worker.on('error', (err) => log('worker error', { err: err.message }));
+  worker.on('error', s.onError ?? ((err) => log('worker error', { err: err.message })));
   return {
     worker,
     cancel: (sessionId) => {

@@ -9,6 +9,8 @@ export const ADVANCE_JOB = 'advance';
 export interface QueueSettings {
   name: string;
   attempts: number;
+  /** Connection errors BullMQ reports; without a listener it prints them raw to stderr. */
+  onError?: (err: Error) => void;
 }
 
 /**
@@ -28,6 +30,7 @@ export class SessionsQueue {
         removeOnFail: { age: 24 * 3600 },
       },
     });
+    this.queue.on('error', settings.onError ?? (() => {}));
   }
 
   async enqueue(sessionId: string, reason: string): Promise<void> {

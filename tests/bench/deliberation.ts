@@ -4,7 +4,7 @@
  * and the share of input a provider prompt cache could serve. Reads the
  * ledger straight from Postgres after each session.
  */
-import { readFileSync } from 'node:fs';
+import { loadScenarios } from '../support/scenarios';
 import pg from 'pg';
 import { criticalPathLength } from '../../src/domain/decomposition';
 import { PERSONAS } from '../../src/domain/personas';
@@ -84,11 +84,7 @@ async function create(url: string, body: Record<string, unknown>): Promise<strin
 export async function deliberationBench(url: string, databaseUrl: string, latencyMs: number): Promise<string[]> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const scenarios = JSON.parse(readFileSync(new URL('../../../shared/problems/scenarios.json', import.meta.url), 'utf8')) as {
-    id: string;
-    problem: string;
-    context: string;
-  }[];
+  const scenarios = loadScenarios();
   const out: string[] = [];
   const ratios: number[] = [];
   const perSession: { calls: number; input: number; output: number; cost: number; sps: number }[] = [];

@@ -5,11 +5,11 @@ import { SessionStore } from '../../src/db/session-store';
 import { event } from '../../src/domain/events';
 import { openRedis } from '../../src/queue/redis';
 import { MemoryQueue } from '../../src/queue/memory-queue';
-import { testDatabaseUrl } from '../support/env';
+import { siblingDatabaseUrl } from '../support/env';
 import { startStack, waitFor, type Stack } from '../support/stack';
 
-// Its own database: a reconciler that adopts every lost session must not reach other test files' sessions.
-const url = Object.assign(new URL(testDatabaseUrl()), { pathname: '/test_reconcile' }).toString();
+// Its own database (`<test database>_reconcile`): a reconciler that adopts every lost session must not reach other test files' sessions.
+const url = siblingDatabaseUrl('reconcile');
 
 let database: Database;
 let store: SessionStore;

@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/domain/events';
+import { loadScenarios } from '../support/scenarios';
 import { assertGapless, readStream } from '../support/sse-client';
 import { createSession, snapshot, startStack, type Stack } from '../support/stack';
 
-interface Scenario {
-  id: string;
-  problem: string;
-  context: string;
-}
-const scenarios = JSON.parse(readFileSync(new URL('../../../shared/problems/scenarios.json', import.meta.url), 'utf8')) as Scenario[];
+const scenarios = loadScenarios();
 
 let stack: Stack;
 beforeAll(async () => {
@@ -68,7 +63,7 @@ function assertMechanics(events: Envelope[]) {
   expect(rec.summary).not.toMatch(/\byou must\b/i);
 }
 
-describe('every scenario in shared/problems runs end to end', () => {
+describe('every scenario in tests/fixtures/scenarios.json runs end to end', () => {
   for (const sc of scenarios) {
     it(sc.id, async () => {
       const { events, snapshot: s } = await run({ problem: sc.problem, context: sc.context, seed: `scenario-${sc.id}` });

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/config/config';
 import { startApi, startWorker, type Running, type RunningApi } from '../../src/main/services';
 import type { LlmProvider } from '../../src/ports/llm';
 import { testDatabaseUrl, testRedisUrl } from './env';
+import { obliterateQueues, testQueueName } from './queues';
 
 /** A config for one test file: the real test database and Redis, its own queue, a free port. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -13,7 +13,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       DATABASE_URL: testDatabaseUrl(),
       REDIS_URL: testRedisUrl(),
       PORT: '0',
-      QUEUE_NAME: `test-${randomUUID().slice(0, 8)}`,
+      QUEUE_NAME: testQueueName(),
       LOG_LEVEL: 'silent',
       MIGRATE_ON_START: 'false',
       SSE_HEARTBEAT_MS: '1000',
@@ -56,6 +56,7 @@ export async function startStack(
     stop: async () => {
       await api.stop();
       await worker?.stop();
+      await obliterateQueues([config.QUEUE_NAME], config.REDIS_URL);
     },
   };
 }

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DISCLAIMERS, disclaimersFor, lintAdvisory, screenRequest } from '../../src/domain/guardrails';
+import { loadScenarios } from '../support/scenarios';
 
 describe('lintAdvisory', () => {
   const cases: [string, string][] = [
@@ -100,7 +100,7 @@ describe('disclaimersFor', () => {
 });
 
 describe('screenRequest', () => {
-  const scenarios: { id: string; problem: string; context: string }[] = JSON.parse(readFileSync('/work/shared/problems/scenarios.json', 'utf8'));
+  const scenarios = loadScenarios();
 
   it.each(scenarios.map((s) => [s.id, s] as const))('allows the scenario %s', (_id, s) => {
     expect(screenRequest(`${s.problem}\n${s.context}`)).toMatchObject({ allowed: true, category: 'ok' });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -27,13 +26,9 @@ import { PERSONAS, personaByCode } from '../../src/domain/personas';
 import { extractJson, toJsonSchema } from '../../src/llm/gateway';
 import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provider';
 import { LlmError, type LlmRequest } from '../../src/ports/llm';
+import { loadScenarios, type Scenario } from '../support/scenarios';
 
-interface Scenario {
-  id: string;
-  problem: string;
-  context: string;
-}
-const SCENARIOS: Scenario[] = JSON.parse(readFileSync('/work/shared/problems/scenarios.json', 'utf8'));
+const SCENARIOS: Scenario[] = loadScenarios();
 const scenario = (id: string) => SCENARIOS.find((s) => s.id === id)!;
 
 const provider = createSimulatedProvider({ latencyMs: 0, jitter: 0 });

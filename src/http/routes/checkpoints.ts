@@ -9,6 +9,7 @@ import type { ApiDeps } from '../deps';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, idempotent, replyWith } from '../idempotency';
 import { HttpProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
+import { resolveCheckpointExample, resolvedExample } from '../examples';
 import { linksSchema } from '../schemas';
 import { linksFor } from '../session-view';
 
@@ -76,9 +77,10 @@ export function checkpointRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     tags: ['sessions'],
     params,
     body: resolveBody,
+    bodyExample: resolveCheckpointExample,
     headers: IDEMPOTENCY_KEY_HEADER,
     responses: {
-      202: { description: 'Accepted; the session is queued to continue', schema: resolvedSchema },
+      202: { description: 'Accepted; the session is queued to continue', schema: resolvedSchema, example: resolvedExample },
       400: { description: 'Invalid body; `errors` names each field', schema: problemSchema },
       404: { description: 'No such session', schema: problemSchema },
       409: { description: 'The checkpoint is not pending: answered already, expired, or the session ended', schema: problemSchema },

@@ -7,6 +7,7 @@ import { estimateMinimumSessionCostUsd } from '../../domain/budget';
 import { tierPrices } from '../../config/config';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, idempotent, replyWith, type StoredResponse } from '../idempotency';
 import { HttpProblem, notFound, problemSchema } from '../problem';
+import { cancelledExample, createdExample, createSessionExample, eventsPageExample, listExample, snapshotExample } from '../examples';
 import { defineRoute, type RouteDef } from '../route';
 import {
   createdSchema,
@@ -73,11 +74,13 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       'Records the session and its `session.created` event, then queues it. Watch it with the `stream` link or poll the `self` link.',
     tags: ['sessions'],
     body: createSessionBody(config.MAX_PROBLEM_CHARS),
+    bodyExample: createSessionExample,
     headers: IDEMPOTENCY_KEY_HEADER,
     responses: {
       202: {
         description: 'Accepted and queued',
         schema: createdSchema,
+        example: createdExample,
         headers: {
           Location: { description: 'The session snapshot URL', schema: { type: 'string' } },
           'Idempotent-Replayed': { description: '`true` when this is the stored response to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
@@ -116,7 +119,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     summary: 'List sessions, newest first',
     tags: ['sessions'],
     query: listQuery,
-    responses: { 200: { description: 'One page', schema: listSchema }, 400: problems[400] },
+    responses: { 200: { description: 'One page', schema: listSchema, example: listExample }, 400: problems[400] },
     handler: async ({ query, tenant }) => {
       try {
         const page = await store.list(tenant, query.limit, query.cursor, query.status);
@@ -139,7 +142,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     summary: 'Session snapshot: status, phase, progress, usage and cost, results',
     tags: ['sessions'],
     params: sessionIdParams,
-    responses: { 200: { description: 'The snapshot', schema: snapshotSchema }, ...problems },
+    responses: { 200: { description: 'The snapshot', schema: snapshotSchema, example: snapshotExample }, ...problems },
     handler: async ({ params, tenant }) => {
       const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
@@ -160,6 +163,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       200: {
         description: 'Events with seq > after, in order',
         schema: z.object({ items: z.array(envelopeSchema), next_after: z.number().int(), has_more: z.boolean() }),
+        example: eventsPageExample,
       },
       ...problems,
     },
@@ -211,7 +215,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     tags: ['sessions'],
     params: sessionIdParams,
     responses: {
-      200: { description: 'Cancelled', schema: z.object({ id: z.uuid(), status: z.literal('cancelled'), links: linksSchema }) },
+      200: { description: 'Cancelled', schema: z.object({ id: z.uuid(), status: z.literal('cancelled'), links: linksSchema }), example: cancelledExample },
       404: problems[404],
       409: { description: 'The session has already ended', schema: problemSchema },
     },

@@ -1,0 +1,90 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+/** A dependency a process cannot start without; the message names the variable to fix. */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+/** The URL with its password masked, safe to print. */
+export function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+const reason = (err: unknown): string => {
+  // `AggregateError` (e.g. ECONNREFUSED on both ::1 and 127.0.0.1) has an empty message: its code says it.
+  const e = err as { code?: string; message?: string; errors?: { message?: string }[] };
+  return e.message || e.errors?.[0]?.message || e.code || String(err);
+};
+
+/**
+ * One connection attempt, no retries: at start, an unreachable Redis is a
+ * configuration problem to report at once, not an outage to wait out
+ * (ioredis would otherwise retry forever and BullMQ never finish setting up).
+ */
+export async function checkRedis(url: string, timeoutMs = 5_000): Promise<void> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // The socket's error (ECONNREFUSED, ENOTFOUND, …) says more than connect()'s "Connection is closed".
+  let socketError: unknown;
+  redis.on('error', (err) => (socketError ??= err));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    throw new StartupError(`cannot reach Redis at REDIS_URL=${redact(url)}: ${reason(socketError ?? err)}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+// SQLSTATE 3D000: the database named in the URL does not exist.
+const NO_SUCH_DATABASE = '3D000';
+
+/**
+ * Checks that Postgres answers, creating the database named in the URL when
+ * the server says it does not exist (through the server's `postgres`
+ * database; it needs a role with CREATEDB). Returns whether it created it.
+ */
+export async function checkPostgres(url: string, timeoutMs = 5_000): Promise<{ created: boolean }> {
+  const where = `Postgres at DATABASE_URL=${redact(url)}`;
+  try {
+    await query(url, timeoutMs, 'select 1');
+    return { created: false };
+  } catch (err) {
+    if ((err as { code?: string }).code !== NO_SUCH_DATABASE) throw new StartupError(`cannot reach ${where}: ${reason(err)}`);
+  }
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const maintenance = Object.assign(new URL(url), { pathname: '/postgres' }).toString();
+  try {
+    await query(maintenance, timeoutMs, `create database "${name.replaceAll('"', '""')}"`);
+  } catch (err) {
+    // 42P04: another process created it meanwhile.
+    if ((err as { code?: string }).code !== '42P04') {
+      throw new StartupError(`${where}: database "${name}" does not exist and could not be created: ${reason(err)}`);
+    }
+  }
+  return { created: true };
+}
+
+async function query(url: string, timeoutMs: number, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  client.on('error', () => {}); // a failed connect() rejects; this only catches a late socket error
+  try {
+    await client.connect();
+    await client.query(sql);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

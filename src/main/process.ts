@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import type { Config } from '../config/config';
+import { openDatabase, runMigrations, type Database } from '../db/client';
+import { throttledErrors, type ErrorSink } from '../queue/redis';
+import { checkPostgres, checkRedis } from './preflight';
+
+/** What every process shares at its start: the logger, the pre-flight checks, the database. */
+
+export function createLogger(config: Config, name: string): Logger {
+  return pino({ name, level: config.LOG_LEVEL });
+}
+
+export interface Running {
+  stop(): Promise<void>;
+  /** The worker's health server, when WORKER_HEALTH_PORT is set. */
+  healthUrl?: string;
+}
+
+export interface RunningApi extends Running {
+  app: FastifyInstance;
+  url: string;
+}
+
+/**
+ * Before anything else: Postgres and Redis answer (else one StartupError
+ * naming DATABASE_URL or REDIS_URL), and a missing database is created.
+ * Returns where Redis errors go from then on: the JSON log, throttled.
+ */
+export async function preflight(config: Config, log: Logger): Promise<ErrorSink> {
+  const { created } = await checkPostgres(config.DATABASE_URL);
+  if (created) log.info({ database: new URL(config.DATABASE_URL).pathname.slice(1) }, 'database did not exist: created it');
+  await checkRedis(config.REDIS_URL);
+  return throttledErrors((extra, msg) => log.warn(extra, msg));
+}
+
+export async function openDb(config: Config): Promise<Database> {
+  const database = openDatabase(config.DATABASE_URL);
+  if (config.MIGRATE_ON_START) await runMigrations(database);
+  return database;
+}

@@ -1,0 +1,155 @@
+import type { Logger } from 'pino';
+import { reconcile, reconcileMemoryJobs } from '../app/reconciler';
+import { expireCheckpoints, type CheckpointDeps } from '../app/checkpoints';
+import type { RunnerDeps } from '../app/run-session';
+import { contributeMemories, extractLessons, type MemoryJobDeps } from '../app/memory-jobs';
+import type { Config } from '../config/config';
+import { SessionStore } from '../db/session-store';
+import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../db/idempotency-store';
+import { createEmbedder } from '../embeddings/embedder';
+import { createMetrics } from '../http/metrics';
+import { createGateway } from '../llm/provider';
+import { loadPrompts } from '../llm/prompts';
+import { caseMemoryPolicy } from '../memory/case-memory-policy';
+import { MemoryStore } from '../memory/memory-store';
+import { enableVectorIndex } from '../memory/pgvector';
+import type { LlmProvider } from '../ports/llm';
+import { MemoryQueue, startMemoryWorker } from '../queue/memory-queue';
+import { CANCEL_CHANNEL, openRedis, RedisNotifier } from '../queue/redis';
+import { startSessionWorker } from '../queue/session-worker';
+import { SessionsQueue } from '../queue/sessions-queue';
+import { startHealthServer } from './health-server';
+import { createLogger, openDb, preflight, type Running } from './process';
+
+/** The worker process: runs session jobs, and reconciles sessions whose jobs Redis lost. */
+export async function startWorker(
+  config: Config,
+  log: Logger = createLogger(config, 'worker'),
+  provider?: LlmProvider,
+): Promise<Running> {
+  const redisErrors = await preflight(config, log);
+  const database = await openDb(config);
+  const redis = openRedis(config.REDIS_URL, 'bo1-worker', redisErrors);
+  const store = new SessionStore(database);
+  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
+  const embedder = await createEmbedder(config);
+  // pgvector's HNSW index where the extension exists; the portable path otherwise.
+  const vectorIndex = await enableVectorIndex(database.db, embedder.dimension);
+  const memory = new MemoryStore(database.db, { vectorIndex });
+  const memoryQueue = new MemoryQueue(redis, config.QUEUE_NAME, (err) => redisErrors(err, 'memory-queue'));
+  const notifier = new RedisNotifier(redis);
+  const gateway = createGateway(config, provider);
+  const prompts = loadPrompts();
+  const deps: RunnerDeps = {
+    store,
+    gateway,
+    notifier,
+    prompts,
+    embedder,
+    memory,
+    memoryDefaults: { recallLimit: config.MEMORY_RECALL_LIMIT, halfLifeDays: config.MEMORY_RECALL_HALF_LIFE_DAYS, tokenCap: config.MEMORY_TOKEN_CAP },
+    caseMemory: caseMemoryPolicy(config.CASE_MEMORY_TOKEN_CAP),
+    afterSession: (id, outcome) => memoryQueue.afterSession(id, outcome),
+    settings: config.ENGINE_SETTINGS,
+  };
+  const memoryJobs: MemoryJobDeps = { store, memory, gateway, embedder, prompts, notifier };
+  const memoryConnection = openRedis(config.REDIS_URL, 'bo1-worker-memory', redisErrors);
+  const memoryWorker = startMemoryWorker(
+    memoryConnection,
+    config.QUEUE_NAME,
+    async (job) => {
+      if (job.kind === 'contribute') return contributeMemories(memoryJobs, job.sessionId);
+      if (job.kind === 'lessons') return extractLessons(memoryJobs, job.sessionId);
+      return memory.purgeUtterances(new Date(Date.now() - config.NOVELTY_RETENTION_DAYS * 24 * 3600_000));
+    },
+    (msg, extra) => log.warn(extra ?? {}, msg),
+    (err) => redisErrors(err, 'memory-worker'),
+  );
+  await memoryQueue.scheduleCleanup();
+  const jobsConnection = openRedis(config.REDIS_URL, 'bo1-worker-jobs', redisErrors);
+  const worker = startSessionWorker(
+    deps,
+    jobsConnection,
+    {
+      queueName: config.QUEUE_NAME,
+      concurrency: config.WORKER_CONCURRENCY,
+      lockDurationMs: config.JOB_LOCK_MS,
+      stalledIntervalMs: config.STALLED_INTERVAL_MS,
+      onError: (err) => redisErrors(err, 'session-worker'),
+    },
+    (msg, extra) => log.info(extra ?? {}, msg),
+  );
+  // Cancellation reaches the worker running the session, which aborts its in-flight model call.
+  const cancels = openRedis(config.REDIS_URL, 'bo1-worker-cancel', redisErrors);
+  cancels.on('message', (_channel: string, sessionId: string) => {
+    if (worker.cancel(sessionId)) log.info({ sessionId }, 'session cancelled: run aborted');
+  });
+  await cancels.subscribe(CANCEL_CHANNEL);
+  const checkpointOps: CheckpointDeps = {
+    store,
+    enqueue: (id, reason) => queue.enqueue(id, reason),
+    notifier,
+    ...(deps.caseMemory && { caseMemory: deps.caseMemory }),
+    warn: (msg, extra) => log.warn(extra, msg),
+  };
+  const sweep = async () => {
+    // Expired checkpoints follow their policy (continue or cancel) even when nobody is watching.
+    const expired = await expireCheckpoints(checkpointOps, new Date()).catch((err: Error) => {
+      log.warn({ err }, 'checkpoint expiry sweep failed');
+      return [];
+    });
+    if (expired.length) log.info({ expired }, 'expired checkpoints resolved by their policy');
+    try {
+      const requeued = await reconcile(store, queue, config.RECONCILE_STALE_MS);
+      if (requeued.length) log.warn({ requeued }, 're-queued sessions that had no live job');
+      const memoryJobs = config.RECONCILE_MEMORY_JOBS ? await reconcileMemoryJobs(store, memoryQueue, config.RECONCILE_STALE_MS) : [];
+      if (memoryJobs.length) log.info({ sessions: memoryJobs }, 'memory jobs not yet reported: enqueued (a no-op where they still exist)');
+    } catch (err) {
+      log.warn({ err }, 'reconcile failed');
+    }
+    await purgeIdempotencyKeys(database.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)).catch((err: Error) =>
+      log.warn({ err }, 'idempotency key purge failed'),
+    );
+  };
+  const timer = setInterval(sweep, config.RECONCILE_INTERVAL_MS);
+  timer.unref();
+  void sweep();
+  const health =
+    config.WORKER_HEALTH_PORT === undefined
+      ? null
+      : await startHealthServer({
+          host: config.HOST,
+          port: config.WORKER_HEALTH_PORT,
+          log,
+          checks: {
+            postgres: async () => void (await database.pool.query('select 1')),
+            redis: async () => void (await redis.ping()),
+            jobs: async () => {
+              if (!worker.worker.isRunning()) throw new Error('the job loop is not running');
+            },
+          },
+          metrics: createMetrics({
+            queues: async () => ({
+              [config.QUEUE_NAME]: await queue.queue.getJobCounts(),
+              [memoryQueue.queue.name]: await memoryQueue.queue.getJobCounts(),
+            }),
+          }).render,
+        });
+  log.info({ provider: gateway.provider.name, queue: config.QUEUE_NAME, embedder: embedder.name, vectorIndex }, 'bo1 worker up');
+  return {
+    ...(health && { healthUrl: health.url }),
+    stop: async () => {
+      await health?.close();
+      clearInterval(timer);
+      await worker.close();
+      await memoryWorker.close();
+      await queue.close();
+      await memoryQueue.close();
+      jobsConnection.disconnect();
+      memoryConnection.disconnect();
+      cancels.disconnect();
+      redis.disconnect();
+      await database.close();
+    },
+  };
+}
