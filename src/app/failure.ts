@@ -26,15 +26,20 @@ const PLAIN: Partial<Record<string, string>> = {
   aborted: 'the run was stopped',
 };
 
-/** Postgres, socket and similar errors carry a string `code`: infrastructure, which may well work next time. */
-const isInfrastructure = (err: unknown) => typeof (err as { code?: unknown } | null)?.code === 'string';
+/**
+ * Failures that replay identically: a malformed event, a schema rejection, a
+ * JavaScript defect. Anything else unknown (a dropped Postgres connection, a
+ * closed pool at shutdown, a socket error) may well work next time.
+ */
+const DETERMINISTIC = new Set(['MalformedEventError', 'ZodError', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError']);
+const isDeterministic = (err: unknown) => err instanceof Error && DETERMINISTIC.has(err.name);
 
 /**
  * Classifies a failed run. A step's result is memoized, so a deterministic
  * failure — an answer that stays invalid after its repair, a defect in the
  * engine, a malformed event — would replay the same data on every retry: it
- * ends the session at once. Only transient provider errors and
- * infrastructure errors are worth another attempt.
+ * ends the session at once. Transient provider errors and everything that
+ * looks like infrastructure are worth another attempt.
  */
 export function classifyFailure(err: unknown, aborted: boolean): Failure {
   const cause = err instanceof StepFailedError ? err.cause : err;
@@ -45,7 +50,7 @@ export function classifyFailure(err: unknown, aborted: boolean): Failure {
     const what = PLAIN[cause.kind] ?? `the model call failed (${cause.kind})`;
     return { kind: cause.kind, step, message: `The session stopped${where}: ${what}.`, detail, retryable: !aborted && cause.retryable };
   }
-  const infrastructure = !(err instanceof StepFailedError) && isInfrastructure(cause);
+  const infrastructure = !isDeterministic(cause);
   return {
     kind: 'internal',
     step,

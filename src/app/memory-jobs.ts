@@ -41,11 +41,17 @@ export function stableId(...parts: string[]): string {
 /** Runs a model call for a job, outside any session step, and ledgers it on the session it serves. */
 function jobLlm(deps: MemoryJobDeps, session: SessionRow, key: string) {
   const calls: LedgerEntry[] = [];
+  // A job runs again only after it died without reporting: its calls still pending were made, and are abandoned.
+  const ready = deps.store.abandonPending(session.id, key);
   const frame = { problem: session.problem, context: session.context || '(none given)', caseMemory: '' };
   return {
     calls,
     call: <I, O>(call: ModelCall<I, O>, input: I) =>
-      deps.gateway.invoke(call, input, renderCall(call, input, deps.prompts, frame), { key: `${session.seed}:${key}`, record: (e) => calls.push({ ...e, stepKey: key }) }),
+      ready.then(() => deps.gateway.invoke(call, input, renderCall(call, input, deps.prompts, frame), {
+        key: `${session.seed}:${key}`,
+        open: (e) => deps.store.openCall(session.id, { ...e, stepKey: key }),
+        record: (e) => calls.push({ ...e, stepKey: key }),
+      })),
   };
 }
 

@@ -119,9 +119,8 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     if (err instanceof ReleasedError) throw err;
     if (err instanceof RefusedError) return refuse(deps, sessionId, lease, err);
     // The model calls of a failed step were paid for: they go in the ledger either way.
-    if (err instanceof StepFailedError && err.calls.length) {
-      await store.commit(sessionId, lease, { events: [], calls: err.calls }).catch(() => {});
-    }
+    // Unfenced: a cancelled or superseded run's calls were made all the same.
+    if (err instanceof StepFailedError && err.calls.length) await store.recordCalls(sessionId, err.calls).catch(() => {});
     const failure = classifyFailure(err, opts.signal?.aborted === true);
     if (failure.retryable && !opts.finalAttempt) {
       throw new RetryableRunError(`session ${sessionId}: ${failure.detail}`, { cause: err instanceof StepFailedError ? err.cause : err });

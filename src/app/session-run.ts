@@ -177,6 +177,7 @@ export class SessionRun {
         return this.deps.gateway.invoke(call, input, prompt, {
           key: `${this.seed}:${key}`,
           signal: this.signal,
+          open: (e) => this.deps.store.openCall(this.sessionId, { ...e, stepKey: key }),
           record: (e) => calls.push({ ...e, stepKey: key }),
           ...(onDelta && { onDelta }),
         });
@@ -201,6 +202,8 @@ export class SessionRun {
     } catch (err) {
       // A malformed event is this step's defect (and its calls were paid); anything else (Postgres, the lease) is the commit's.
       if (err instanceof MalformedEventError) throw new StepFailedError(key, err, calls);
+      // The commit was refused (lease lost, storage): the calls were still made, so their rows are settled anyway.
+      await this.deps.store.recordCalls(this.sessionId, calls).catch(() => {});
       throw err;
     }
     this.done.set(key, result);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Envelope, EventDraft, Usage } from '../domain/events';
 import { validateEvent } from '../domain/events';
 import type { Database, Db } from './client';
@@ -17,7 +17,8 @@ export class TooManySessionsError extends Error {
 }
 
 export type SessionRow = typeof sessions.$inferSelect;
-export type LedgerEntry = Omit<typeof llmCalls.$inferInsert, 'id' | 'sessionId' | 'createdAt'>;
+/** A ledger row; `id` set once the row was written ahead of its call (then settling updates it). */
+export type LedgerEntry = Omit<typeof llmCalls.$inferInsert, 'sessionId' | 'createdAt'>;
 
 /** What one commit changes besides appending events. */
 export interface SessionPatch {
@@ -195,7 +196,9 @@ export class SessionStore {
       })
       .where(and(eq(sessions.id, id), sql`${sessions.status} in ('queued', 'running')`))
       .returning();
-    return row ? { lease: row.lease, row } : null;
+    if (!row) return null;
+    await this.abandonPending(id);
+    return { lease: row.lease, row };
   }
 
   async completedSteps(sessionId: string): Promise<Map<string, unknown>> {
@@ -241,7 +244,7 @@ export class SessionStore {
       const now = new Date();
       const rows = drafts.map((d, i) => ({ sessionId, seq: locked.lastSeq + i + 1, type: d.type, data: d.data, ts: now }));
       if (rows.length) await tx.insert(sessionEvents).values(rows);
-      if (c.calls?.length) await tx.insert(llmCalls).values(c.calls.map((call) => ({ ...call, sessionId })));
+      if (c.calls?.length) await settle(tx as unknown as Db, sessionId, c.calls);
       if (c.write) await c.write(tx as unknown as Db);
       const envelopes = rows.map((r) => toEnvelope(sessionId, r));
       const caseMemory = c.caseMemory && envelopes.length ? c.caseMemory(locked.caseMemory, envelopes) : undefined;
@@ -307,14 +310,42 @@ export class SessionStore {
         costUsd: sql<number>`sum(${llmCalls.costUsd})::float8`,
       })
       .from(llmCalls)
-      .where(eq(llmCalls.sessionId, sessionId))
+      // A pending row is an estimate the running step will settle: counting it too would count that call twice.
+      .where(and(eq(llmCalls.sessionId, sessionId), ne(llmCalls.outcome, 'pending')))
       .groupBy(llmCalls.phase);
     return sumUsage(rows);
   }
 
-  /** Ledger rows for model calls made outside a session's run (memory and lesson jobs after it ended). */
+  /**
+   * Writes a model call's ledger row before the call is made (outcome
+   * `pending`, estimated tokens and cost), so a call in flight when its
+   * worker dies is still accounted for: the next lease marks it `abandoned`,
+   * keeping the estimate. Not fenced: a stale worker's call is spend too.
+   */
+  async openCall(sessionId: string, entry: LedgerEntry): Promise<number> {
+    const [row] = await this.db.insert(llmCalls).values({ ...entry, sessionId, outcome: 'pending' }).returning({ id: llmCalls.id });
+    return row!.id;
+  }
+
+  /**
+   * Calls still pending when a new run starts belong to a run that died
+   * (crash, kill): they were made, so they stay, as `abandoned`, with their
+   * estimate. `stepPrefix` narrows it to one job's calls.
+   */
+  async abandonPending(sessionId: string, stepPrefix = ''): Promise<void> {
+    await this.db
+      .update(llmCalls)
+      .set({ outcome: 'abandoned' })
+      .where(and(eq(llmCalls.sessionId, sessionId), eq(llmCalls.outcome, 'pending'), sql`starts_with(${llmCalls.stepKey}, ${stepPrefix})`));
+  }
+
+  /**
+   * Settles ledger rows outside a step's commit: a failed step's calls, a
+   * fenced commit's, and the memory and lesson jobs' after a session ended.
+   * Not fenced, for the same reason as openCall.
+   */
   async recordCalls(sessionId: string, calls: LedgerEntry[]): Promise<void> {
-    if (calls.length) await this.db.insert(llmCalls).values(calls.map((call) => ({ ...call, sessionId })));
+    if (calls.length) await settle(this.db, sessionId, calls);
   }
 
   async caseMemory(sessionId: string): Promise<unknown> {
@@ -443,4 +474,13 @@ export function addCalls(base: Usage, calls: LedgerEntry[]): Usage {
     cacheReadTokens: totals.cacheReadTokens + base.cacheReadTokens,
     cacheWriteTokens: totals.cacheWriteTokens + base.cacheWriteTokens,
   };
+}
+
+/** Settles each call: updates the row written ahead of it, or inserts one for a call that had none. */
+async function settle(db: Db, sessionId: string, calls: LedgerEntry[]): Promise<void> {
+  const fresh = calls.filter((c) => c.id === undefined).map((c) => ({ ...c, sessionId }));
+  if (fresh.length) await db.insert(llmCalls).values(fresh);
+  for (const { id, ...c } of calls.filter((x) => x.id !== undefined)) {
+    await db.update(llmCalls).set(c).where(and(eq(llmCalls.id, id!), eq(llmCalls.sessionId, sessionId)));
+  }
 }

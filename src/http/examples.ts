@@ -30,6 +30,7 @@ export const snapshotExample = {
   },
   "simulated": true,
   "mode": "auto",
+  "settings": {},
   "context": "$12K MRR, 100 customers, churn 3%/month.",
   "progress": {
     "phase": "debate",

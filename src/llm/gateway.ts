@@ -18,12 +18,20 @@ export interface CallSpec<T> {
   temperature?: number;
   /** The typed input the prompt was rendered from; the simulated and scripted providers answer from it. */
   input?: unknown;
+  /** Expected output tokens, for the ledger row written before the call; defaults to a quarter of maxTokens. */
+  estimatedOutputTokens?: number;
 }
 
 export interface CallContext {
   /** Deterministic step key; with the attempt number it seeds the simulated provider. */
   key: string;
   signal?: AbortSignal;
+  /**
+   * Writes a call's ledger row before it is made (estimated, outcome
+   * `pending`) and returns its id; the settled entry `record` receives then
+   * carries that id. Without it, entries are only recorded after the call.
+   */
+  open?(entry: LedgerEntry): Promise<number>;
   /** Receives one ledger entry per raw model call, failed ones included. */
   record(entry: LedgerEntry): void;
   onDelta?: (delta: string) => void;
@@ -84,7 +92,8 @@ export class LlmGateway {
 
   /** Runs a call from the catalogue: its tier, room, phase and output contract come from the declaration. */
   invoke<I, O>(call: ModelCall<I, O>, input: I, prompt: RenderedPrompt, ctx: CallContext): Promise<O> {
-    return this.call({ tier: call.tier, phase: call.phase, purpose: call.purpose, prompt, maxTokens: call.maxTokens, schema: call.output(input), input }, ctx).then(
+    const spec = { tier: call.tier, phase: call.phase, purpose: call.purpose, prompt, maxTokens: call.maxTokens, schema: call.output(input), input, estimatedOutputTokens: call.estimate.output };
+    return this.call(spec, ctx).then(
       (r) => r.output,
     );
   }
@@ -168,13 +177,18 @@ export class LlmGateway {
       attempt,
       outcome,
     });
+    // Written ahead, so a call in flight at a crash is still in the ledger (as abandoned, with this estimate).
+    const sent = req.system.join('\n').length + req.messages.reduce((n, m) => n + m.content.length, 0) + (req.json ? JSON.stringify(req.json.schema).length : 0);
+    const estimated: LlmUsage = { inputTokens: Math.ceil(sent / 4), outputTokens: spec.estimatedOutputTokens ?? Math.ceil(req.maxTokens / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const id = ctx.open ? await ctx.open(entry(estimated, 'pending')) : undefined;
+    const settled = (e: LedgerEntry): LedgerEntry => (id === undefined ? e : { ...e, id });
     try {
       const res = await this.provider.generate(req);
       const outcome = res.stopReason === 'max_tokens' ? 'truncated' : res.stopReason === 'refusal' ? 'refused' : 'ok';
-      ctx.record(entry(res.usage, outcome, res.model));
+      ctx.record(settled(entry(res.usage, outcome, res.model)));
       return res;
     } catch (err) {
-      ctx.record(entry({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, `error:${errorKind(err)}`));
+      ctx.record(settled(entry({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, `error:${errorKind(err)}`)));
       throw err;
     }
   }

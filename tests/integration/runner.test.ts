@@ -43,7 +43,38 @@ async function newSession(seed: string): Promise<string> {
 
 const sim = () => createSimulatedProvider({ latencyMs: 0, jitter: 0 });
 
+async function waitForRow(id: string, match: (r: { purpose: string; outcome: string }) => boolean) {
+  for (let i = 0; i < 1200; i++) {
+    const row = (await store.ledger(id)).find(match);
+    if (row) return { ...row, costUsd: Number(row.costUsd) };
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('no such ledger row');
+}
+
 describe('runSession', () => {
+  it('ledgers a call before it is made: one in flight when its run dies stays in the ledger as abandoned, with its estimated cost', async () => {
+    const id = await newSession('crash-in-flight');
+    // The first run's options call never returns: its worker "dies" with the call in flight.
+    const hung = new ScriptedProvider(sim()).when((r) => r.purpose === 'options', () => new Promise(() => {}), 1);
+    void runSession(deps(hung), id, { finalAttempt: false });
+    const pending = await waitForRow(id, (r) => r.purpose === 'options' && r.outcome === 'pending');
+    expect(pending.costUsd).toBeGreaterThan(0);
+    expect(pending.inputTokens).toBeGreaterThan(100);
+
+    // Another worker takes the session over and finishes it.
+    expect(await runSession(deps(new ScriptedProvider(sim())), id, { finalAttempt: false })).toBe('completed');
+    const ledger = await store.ledger(id);
+    const abandoned = ledger.filter((r) => r.outcome === 'abandoned');
+    expect(abandoned.map((r) => [r.id, r.purpose])).toEqual([[pending.id, 'options']]);
+    expect(Number(abandoned[0]!.costUsd)).toBeCloseTo(pending.costUsd, 6);
+    expect(ledger.some((r) => r.outcome === 'pending')).toBe(false);
+    // The usage counts the abandoned call: spend the provider would bill for is not under-reported.
+    const usage = await store.usage(id);
+    expect(usage.calls).toBe(ledger.length);
+    expect(usage.costUsd).toBeCloseTo(ledger.reduce((a, r) => a + Number(r.costUsd), 0), 5);
+  });
+
   it('a re-run job resumes after the last committed step without paying for finished steps again', async () => {
     const id = await newSession('rerun');
     const provider = new ScriptedProvider(sim()).when(
