@@ -71,6 +71,7 @@ export class Renderer {
       lines.push(s.dim(`(${this.progress(sp)})`), '');
     }
     const warning = entry.kind === 'failed' || entry.kind === 'cancelled' || entry.kind === 'refused';
+    if (entry.kind === 'disclaimer') return `${s.red(`Note: ${entry.text}`)}\n\n`;
     const text = entry.text
       .split('\n')
       .map((line) => (warning || line.startsWith('Note: ') ? s.red(line) : line))

@@ -63,11 +63,12 @@ export interface CommitmentVote {
  * Why the board must "disagree and commit", one human-readable reason per
  * trigger of the spec: a dissent share at or above
  * `s.commitment.dissentShareAtLeast`, mean confidence below
- * `s.commitment.meanConfidenceBelow`, a one-way door with any dissent, or any
- * explicit strong objection. Dissent is every vote not for the winner; with
- * no winner (tie or deferral), every vote not on the largest option. An empty
- * list means strong consensus. No votes at all is not consensus, so it is a
- * reason of its own.
+ * `s.commitment.meanConfidenceBelow`, a one-way door with any dissent, or a
+ * strong objection from a dissenter. Dissent means votes against the winning
+ * option: with no winner (a tie, a deferral) there is nothing to commit to,
+ * and a unanimous board never disagrees. An objection from an expert who voted
+ * for the winner is about a losing option, so it is no dissent either. No
+ * votes at all is not consensus, so it is a reason of its own.
  */
 export function commitmentTriggers(
   input: { tally: Tally; votes: CommitmentVote[]; reversibility: 'one_way' | 'two_way' },
@@ -76,35 +77,23 @@ export function commitmentTriggers(
   const { tally, votes, reversibility } = input;
   const n = votes.length;
   if (!n) return ['No votes were cast, so the board has no consensus to commit to.'];
-
-  const counts = new Map<string, number>();
-  for (const v of votes) counts.set(v.optionId, (counts.get(v.optionId) ?? 0) + 1);
-  let reference = tally.winner;
-  if (reference === null) {
-    // The largest option by count; on a tie any leader gives the same dissent count.
-    let best = -1;
-    for (const [id, c] of counts)
-      if (c > best) {
-        best = c;
-        reference = id;
-      }
-  }
-  const dissenters = votes.filter((v) => v.optionId !== reference);
+  if (tally.winner === null) return [];
+  const dissenters = votes.filter((v) => v.optionId !== tally.winner);
+  if (!dissenters.length) return [];
   const dissentShare = dissenters.length / n;
-  const against = tally.winner !== null ? `option ${tally.winner}` : `the leading option${reference !== null ? ` (${reference})` : ''}`;
 
   const reasons: string[] = [];
   if (dissentShare + EPS >= s.commitment.dissentShareAtLeast)
     reasons.push(
-      `${dissenters.length} of ${n} experts (${pct(dissentShare)}) did not vote for ${against}, ` +
+      `${dissenters.length} of ${n} experts (${pct(dissentShare)}) did not vote for option ${tally.winner}, ` +
         `at or above the ${pct(s.commitment.dissentShareAtLeast)} dissent threshold.`,
     );
   const mean = votes.reduce((a, v) => a + v.confidence, 0) / n;
   if (mean < s.commitment.meanConfidenceBelow - EPS)
     reasons.push(`The experts' mean confidence is ${two(mean)}, below ${two(s.commitment.meanConfidenceBelow)}.`);
-  if (reversibility === 'one_way' && dissenters.length > 0)
+  if (reversibility === 'one_way')
     reasons.push(`This is a one-way door and ${plural(dissenters.length, 'expert', 'experts')} dissented (${dissenters.map((d) => d.persona).join(', ')}).`);
-  const objections = votes.filter((v) => v.strongObjection !== null && v.strongObjection.trim() !== '');
+  const objections = dissenters.filter((v) => v.strongObjection !== null && v.strongObjection.trim() !== '');
   if (objections.length)
     reasons.push(`Strong objections were raised: ${objections.map((v) => `${v.persona}: ${clause(v.strongObjection!)}`).join('; ')}.`);
   return reasons;

@@ -8,6 +8,8 @@ export interface TranscriptEntry {
   speaker: string | null;
   kind: string;
   text: string;
+  /** The sub-problem the entry belongs to: concurrent sub-problems interleave in the log, not in the transcript. */
+  subProblemId: string | null;
 }
 
 type Data = Record<string, any>;
@@ -22,8 +24,20 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
   const out: TranscriptEntry[] = [];
   const names = new Map<string, string>();
   let total = 0;
+  const seenDisclaimers = new Set<string>();
+  // A resolution belongs where its checkpoint was asked (the resolved event does not repeat the sub-problem).
+  const askedIn = new Map<string, string>();
+  const subProblemOf = (e: Envelope) => {
+    const d = e.data as Data;
+    return (d.subProblemId as string | undefined) ?? (e.type === 'checkpoint.resolved' ? askedIn.get(d.checkpointId) : undefined) ?? null;
+  };
   const add = (e: Envelope, kind: string, text: string, speaker: string | null = null, section: string | null = null) =>
-    out.push({ seq: e.seq, section, speaker, kind, text });
+    out.push({ seq: e.seq, section, speaker, kind, text, subProblemId: subProblemOf(e) });
+  // Each disclaimer once, however many sub-problems raised it.
+  const disclaim = (e: Envelope, items: Data[]) => {
+    for (const x of items) if (!seenDisclaimers.has(x.kind) && seenDisclaimers.add(x.kind)) add({ ...e, data: {} }, 'disclaimer', x.text);
+  };
+  const bullets = (title: string, items: string[]) => (items.length ? [`${title}:`, ...items.map((x) => `- ${x}`)] : []);
   const debate = verbosity !== 'concise';
   const detailed = verbosity === 'detailed';
   for (const e of events) {
@@ -31,6 +45,9 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
     switch (e.type) {
       case 'session.created':
         add(e, 'problem', `${d.problem}${d.context ? `\n\nContext: ${d.context}` : ''}`, null, 'PROBLEM');
+        break;
+      case 'clarification.requested':
+        add(e, 'questions', (d.questions as Data[]).map((q) => `${q.question} (${q.why})`).join('\n'), 'FACILITATOR', 'CLARIFYING QUESTIONS');
         break;
       case 'problem.stated':
         add(e, 'statement', [d.statement, ...(d.assumptions as string[]).map((a) => `Assumption: ${a}`)].join('\n'), 'FACILITATOR', 'PROBLEM STATEMENT');
@@ -70,7 +87,21 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         }
         break;
       case 'options.proposed':
-        add(e, 'options', (d.options as Data[]).map((o) => `${o.id}. ${o.title} (${String(o.reversibility).replace('_', '-')} door): ${o.description}`).join('\n'), 'FACILITATOR');
+        add(
+          e,
+          'options',
+          (d.options as Data[])
+            .map((o) =>
+              [
+                `${o.id}. ${o.title} (${String(o.reversibility).replace('_', '-')} door): ${o.description}`,
+                ...((o.pros ?? []) as string[]).map((p) => `   + ${p}`),
+                ...((o.cons ?? []) as string[]).map((c) => `   − ${c}`),
+                ...(o.bestIf ? [`   Best if: ${o.bestIf}`] : []),
+              ].join('\n'),
+            )
+            .join('\n'),
+          'FACILITATOR',
+        );
         break;
       case 'vote.cast':
         if (debate) add(e, 'vote', `votes ${d.optionId} (confidence ${Number(d.confidence).toFixed(2)}): ${d.rationale}`, names.get(d.persona) ?? d.name);
@@ -80,30 +111,54 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'vote.completed': {
         const t = d.tally as Data;
-        const result = t.winner ? `option ${t.winner}` : t.deferred ? 'deferred (no supermajority for a one-way door)' : `a tie between ${(t.tie as string[]).join(' and ')}`;
-        add(e, 'tally', `${t.why} Votes: ${JSON.stringify(t.distribution)}. Result: ${result}.`, 'FACILITATOR');
+        const result = t.winner ? `option ${t.winner}` : t.deferred ? 'deferred (no supermajority for a one-way door)' : `a tie between ${joinAnd(t.tie as string[])}`;
+        add(e, 'tally', `Votes: ${voteLine(t.distribution as Record<string, number>)}. ${t.why} Result: ${result}.`, 'FACILITATOR');
         break;
       }
-      case 'synthesis.completed':
-        add(e, 'synthesis', [d.synthesis.recommendation, d.commitment.statement, ...(d.disclaimers as Data[]).map((x) => `Note: ${x.text}`)].join('\n\n'), 'FACILITATOR');
+      case 'synthesis.completed': {
+        const s = d.synthesis as Data;
+        const text = [
+          s.recommendation,
+          ...(s.rationale ? [`Why: ${s.rationale}`] : []),
+          ...bullets('Dissent', ((s.dissent ?? []) as Data[]).map((x) => `${names.get(x.persona) ?? x.persona}: ${x.concern}`)),
+          ...bullets('Caveats', (s.caveats ?? []) as string[]),
+          ...(s.confidence !== undefined ? [`Confidence: ${Number(s.confidence).toFixed(2)}`] : []),
+          ...(d.commitment?.triggered ? ['', d.commitment.statement] : []),
+        ];
+        add(e, 'synthesis', text.join('\n'), 'FACILITATOR');
+        disclaim(e, (d.disclaimers ?? []) as Data[]);
         break;
+      }
       case 'recommendation.completed':
         add(
           e,
           'recommendation',
-          [d.summary, '', ...(d.steps as string[]).map((s, i) => `${i + 1}. ${s}`), '', `Confidence: ${d.confidence}`, ...(d.disclaimers as Data[]).map((x) => `Note: ${x.text}`)].join('\n'),
+          [
+            d.summary,
+            '',
+            ...bullets('Conflicts between sub-problems', ((d.conflicts ?? []) as Data[]).map((c) => `${joinAnd(c.between as string[])}: ${c.resolution}`)),
+            ...(d.conflicts?.length ? [''] : []),
+            'Steps:',
+            ...(d.steps as string[]).map((s, i) => `${i + 1}. ${s}`),
+            '',
+            ...bullets('Trade-offs', (d.tradeoffs ?? []) as string[]),
+            ...(d.tradeoffs?.length ? [''] : []),
+            `Confidence: ${d.confidence}`,
+          ].join('\n'),
           'FACILITATOR',
           'RECOMMENDATION',
         );
+        disclaim(e, (d.disclaimers ?? []) as Data[]);
         break;
       case 'checkpoint.requested':
+        if (d.subProblemId) askedIn.set(d.checkpointId, d.subProblemId);
         if (debate) add(e, 'checkpoint', `${d.prompt} (${(d.actions as string[]).join(' / ')})`, 'FACILITATOR');
         break;
       case 'checkpoint.resolved':
         add(e, 'decision', resolvedText(d), d.by === 'expiry' ? 'FACILITATOR' : 'YOU');
         break;
       case 'subproblem.skipped':
-        add(e, 'skipped', `Not deliberated: ${d.title}. ${d.reason}`, 'FACILITATOR');
+        add(e, 'skipped', `Not deliberated. ${d.reason}`, 'FACILITATOR', `SUB-PROBLEM ${Number(String(d.subProblemId).slice(2))} OF ${total}: ${String(d.title).toUpperCase()}`);
         break;
       case 'guardrail.refused':
         add(e, 'refused', `Declined: ${d.reason}`, 'FACILITATOR');
@@ -140,13 +195,47 @@ function resolvedText(d: Data): string {
   }
 }
 
-/** Markdown: `=== SECTION ===` breaks, bold speaker labels, one paragraph per entry. */
+const joinAnd = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
+
+/** "A 0 · B 5": every option, in order. */
+export const voteLine = (distribution: Record<string, number>) =>
+  Object.entries(distribution)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([id, n]) => `${id} ${n}`)
+    .join(' · ');
+
+const ENDING = new Set(['recommendation', 'failed', 'cancelled', 'refused']);
+
+/**
+ * Markdown: `=== SECTION ===` breaks, bold speaker labels, one paragraph per
+ * entry. Sub-problems that ran concurrently interleave in the log; here each
+ * reads under its own heading, in the order they were framed, then the
+ * recommendation, the ending, and every disclaimer once.
+ */
 export function transcriptMarkdown(entries: TranscriptEntry[]): string {
-  const lines: string[] = [];
+  const before: TranscriptEntry[] = [];
+  const bySubProblem = new Map<string, TranscriptEntry[]>();
+  const after: TranscriptEntry[] = [];
+  const notes: TranscriptEntry[] = [];
   for (const e of entries) {
+    if (e.kind === 'disclaimer') notes.push(e);
+    else if (e.subProblemId) bySubProblem.set(e.subProblemId, [...(bySubProblem.get(e.subProblemId) ?? []), e]);
+    else if (ENDING.has(e.kind) || bySubProblem.size) after.push(e);
+    else before.push(e);
+  }
+  const ordered = [...bySubProblem.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const lines: string[] = [];
+  const write = (e: TranscriptEntry) => {
     if (e.section) lines.push('', `## === ${e.section} ===`, '');
     if (e.kind === 'round') lines.push(`### ${e.text}`, '');
     else lines.push(e.speaker ? `**[${e.speaker}]** ${e.text}` : e.text, '');
+  };
+  before.forEach(write);
+  for (const id of ordered) bySubProblem.get(id)!.forEach(write);
+  after.forEach(write);
+  if (notes.length) {
+    lines.push('', '## === NOTES ===', '');
+    for (const n of notes) lines.push(`- ${n.text}`);
   }
   return `${lines.join('\n').trim()}\n`;
 }

@@ -132,7 +132,7 @@ describe('runSession', () => {
 });
 
 describe('engine paths forced through the scripted provider', () => {
-  it('a tied vote is presented as a tie: no winner, the tie named, commitment triggered', async () => {
+  it('a tied vote is presented as a tie: no winner, the tie named, nothing committed to', async () => {
     const id = await newSession('tie');
     let n = 0;
     // Alternate the board's votes between the first two options, whatever the simulated board would say.
@@ -163,7 +163,11 @@ describe('engine paths forced through the scripted provider', () => {
       expect(t.tie).toEqual(['A', 'B']);
     }
     const syntheses = (await store.events(id, 0, 10_000)).filter((e) => e.type === 'synthesis.completed');
-    for (const s of syntheses) expect((s.data.commitment as { triggered: boolean }).triggered).toBe(true);
+    for (const s of syntheses) {
+      const c = s.data.commitment as { triggered: boolean; statement: string };
+      expect(c.triggered).toBe(false);
+      expect(c.statement).toMatch(/split between options A, B: no option has a majority, so the board commits to none/);
+    }
   });
 
   it('the model-side screen refuses what the deterministic screen let through, before any debate', async () => {

@@ -28,10 +28,11 @@ describe('commitmentTriggers', () => {
     expect(triggers(ten, 'two_way', { ...S, commitment: { ...S.commitment, dissentShareAtLeast: 0.31 } })).toEqual([]);
   });
 
-  it('fires on low mean confidence alone', () => {
-    const t = triggers([v('a', 'A', 0.6), v('b', 'A', 0.6), v('c', 'A', 0.6)]);
+  it('fires on low mean confidence alone when someone dissented; a unanimous board never disagrees', () => {
+    const t = triggers([v('a', 'A', 0.6), v('b', 'A', 0.6), v('c', 'A', 0.6), v('d', 'B', 0.6)]);
     expect(t).toEqual(["The experts' mean confidence is 0.60, below 0.65."]);
-    expect(triggers([v('a', 'A', 0.65), v('b', 'A', 0.65), v('c', 'A', 0.65)])).toEqual([]);
+    expect(triggers([v('a', 'A', 0.65), v('b', 'A', 0.65), v('c', 'A', 0.65), v('d', 'B', 0.65)])).toEqual([]);
+    expect(triggers([v('a', 'A', 0.3), v('b', 'A', 0.3), v('c', 'A', 0.3, 'Option B burns the runway.')], 'one_way')).toEqual([]);
   });
 
   it('fires on a one-way door with any dissent alone', () => {
@@ -43,25 +44,31 @@ describe('commitmentTriggers', () => {
     expect(triggers([v('a', 'A'), v('b', 'A')], 'one_way')).toEqual([]);
   });
 
-  it('fires on a strong objection alone, ignoring blank ones', () => {
-    const t = triggers([v('a', 'A'), v('b', 'A'), v('c', 'A', 0.8, 'Option B burns the runway.')]);
-    expect(t).toEqual(['Strong objections were raised: c: Option B burns the runway.']);
-    expect(triggers([v('a', 'A'), v('b', 'A'), v('c', 'A', 0.8, '   ')])).toEqual([]);
+  it("fires on a dissenter's strong objection alone, ignoring blank ones and objections to losing options", () => {
+    const t = triggers([v('a', 'A'), v('b', 'A'), v('c', 'A'), v('d', 'B', 0.8, 'Option A burns the runway.')]);
+    expect(t).toEqual(['Strong objections were raised: d: Option A burns the runway.']);
+    expect(triggers([v('a', 'A'), v('b', 'A'), v('c', 'A'), v('d', 'B', 0.8, '   ')])).toEqual([]);
+    // Who voted for the winner objected to another option: that is no dissent.
+    expect(triggers([v('a', 'A'), v('b', 'A'), v('c', 'A', 0.8, 'Option B burns the runway.'), v('d', 'B')])).toEqual([]);
   });
 
-  it('with no winner, dissent is everyone off the largest option', () => {
+  it('with no winner (a tie, a deferral) there is nothing to commit to', () => {
     const votes = [v('a', 'A'), v('b', 'A'), v('c', 'B'), v('d', 'B')];
-    const t = triggers(votes);
     expect(tallyOf(votes).winner).toBeNull();
-    expect(t[0]).toMatch(/2 of 4 experts \(50%\) did not vote for the leading option \(A\)/);
-    // A deferred one-way door: the leader is still the reference.
-    const deferred = triggers([v('a', 'A'), v('b', 'A'), v('c', 'B')], 'one_way');
-    expect(deferred.some((r) => /1 expert dissented \(c\)/.test(r))).toBe(true);
+    expect(triggers(votes)).toEqual([]);
+    const deferredVotes = [v('a', 'A'), v('b', 'A'), v('c', 'B')];
+    expect(tallyOf(deferredVotes, 'one_way').deferred).toBe(true);
+    expect(triggers(deferredVotes, 'one_way')).toEqual([]);
   });
 
   it('lists every trigger that applies, one reason each', () => {
-    const t = triggers([v('a', 'A', 0.5), v('b', 'A', 0.5), v('c', 'B', 0.5, 'Too risky')], 'one_way');
-    expect(t).toHaveLength(4);
+    // Two-way: dissent share, confidence and a dissenter's objection.
+    const split = [v('a', 'A', 0.5), v('b', 'A', 0.5), v('c', 'A', 0.5), v('d', 'A', 0.5), v('e', 'B', 0.5, 'Too risky'), v('f', 'B', 0.5)];
+    expect(triggers(split)).toHaveLength(3);
+    // One-way: a winner needs 75%, so dissent stays under 30%; the door, confidence and the objection fire.
+    const door = [v('a', 'A', 0.5), v('b', 'A', 0.5), v('c', 'A', 0.5), v('e', 'B', 0.5, 'Too risky')];
+    expect(tallyOf(door, 'one_way').winner).toBe('A');
+    expect(triggers(door, 'one_way')).toHaveLength(3);
   });
 
   it('treats no votes as no consensus', () => {

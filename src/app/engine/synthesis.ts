@@ -36,17 +36,15 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
     const synthesis: Synthesis = { ...out, recommendation: rec.fixed, rationale: why.fixed, caveats };
     const triggers = commitmentTriggers({ tally, votes, reversibility: options.decisionReversibility }, e.settings);
     const winner = options.options.find((o) => o.id === tally.winner);
-    const decision = winner ? winner.title : tally.deferred ? 'defer the decision pending further analysis' : `a choice between ${tally.tie.join(' and ')}`;
     const dissenters = votes
       .filter((x) => x.optionId !== tally.winner)
       .map((x) => ({ name: nameOf(x.persona), concern: x.strongObjection ?? firstSentence(x.rationale) }));
-    const statement = commitmentStatement({
-      decision,
-      dissenters,
-      rationale: firstSentence(synthesis.rationale),
-      triggered: triggers.length > 0,
-      confidence: synthesis.confidence,
-    });
+    // A tie or a deferral is said plainly: there is no decision to commit to.
+    const statement = winner
+      ? commitmentStatement({ decision: winner.title, dissenters, rationale: firstSentence(synthesis.rationale), triggered: triggers.length > 0, confidence: synthesis.confidence })
+      : tally.deferred
+        ? `The board defers this decision: it is a one-way door and no option reached the ${Math.round(e.settings.supermajority * 100)}% supermajority. The synthesis says what would settle it.`
+        : `The board is split between options ${tally.tie.join(', ')}: no option has a majority, so the board commits to none. The synthesis says what would settle it.`;
     const disclaimers = disclaimersFor({ text: `${e.problem}\n${sp.goal}\n${synthesis.recommendation}`, domains, oneWayDoor: options.decisionReversibility === 'one_way' });
     const meanConfidence = votes.length ? votes.reduce((a, x) => a + x.confidence, 0) / votes.length : 0;
     const meanRelevance = d.metrics.length ? d.metrics.reduce((a, m) => a + m.relevance, 0) / d.metrics.length : 10;
