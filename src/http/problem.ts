@@ -43,6 +43,10 @@ export function validationProblem(where: string, err: z.ZodError): HttpProblem {
   return new HttpProblem(400, 'validation-error', 'Invalid request', detail, errors);
 }
 
+/** A 400 naming one invalid field (headers, cursors: what zod does not parse for the route). */
+export const fieldProblem = (field: string, message: string) =>
+  new HttpProblem(400, 'validation-error', 'Invalid request', `${field}: ${message}`, [{ field, message }]);
+
 export function sendProblem(reply: FastifyReply, req: FastifyRequest, p: HttpProblem): FastifyReply {
   const body: Problem = {
     type: `urn:bo1:problem:${p.slug}`,

@@ -6,7 +6,7 @@ import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
 import { estimateMinimumSessionCostUsd } from '../../domain/budget';
 import { tierPrices } from '../../config/config';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, idempotent, replyWith, type StoredResponse } from '../idempotency';
-import { HttpProblem, notFound, problemSchema } from '../problem';
+import { fieldProblem, HttpProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
 import {
   createdSchema,
@@ -123,9 +123,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         return { items: page.items.map(summaryView), next_cursor: page.nextCursor };
       } catch (err) {
         if (err instanceof InvalidCursorError) {
-          throw new HttpProblem(400, 'validation-error', 'Invalid request', `query.cursor: ${err.message}`, [
-            { field: 'query.cursor', message: err.message },
-          ]);
+throw fieldProblem('query.cursor', err.message);
         }
         throw err;
       }
