@@ -21,7 +21,7 @@ import { enableVectorIndex } from '../memory/pgvector';
 import { MemoryQueue, startMemoryWorker } from '../queue/memory-queue';
 import { createGateway } from '../llm/provider';
 import { loadPrompts } from '../llm/prompts';
-import { CANCEL_CHANNEL, openRedis, RedisNotifier, sessionChannel } from '../queue/redis';
+import { boundedRedisCall, CANCEL_CHANNEL, openRedis, REDIS_COMMAND_TIMEOUT_MS, RedisNotifier, sessionChannel } from '../queue/redis';
 import { startSessionWorker } from '../queue/session-worker';
 import { SessionsQueue } from '../queue/sessions-queue';
 
@@ -57,9 +57,12 @@ export async function startApi(config: Config, log: Logger = createLogger(config
   const streams = new Set<(reason: string) => void>();
   const keys = new ApiKeyStore(database.db, config.AUTH_CACHE_MS);
   const app = await buildApp({
+    // Bounded: the record is already cancelled; a broadcast that misses the worker only lets the run stop at its next commit.
     cancel: async (sessionId: string) => {
-      await redis.publish(CANCEL_CHANNEL, sessionId);
-      await redis.publish(sessionChannel(sessionId), 'cancelled');
+      await Promise.all([
+        boundedRedisCall(redis, () => redis.publish(CANCEL_CHANNEL, sessionId), REDIS_COMMAND_TIMEOUT_MS),
+        boundedRedisCall(redis, () => redis.publish(sessionChannel(sessionId), 'cancelled'), REDIS_COMMAND_TIMEOUT_MS),
+      ]);
     },
     config,
     store,

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { boundedRedisCall, REDIS_COMMAND_TIMEOUT_MS } from './redis';
 
 export const advanceJobSchema = z.object({ sessionId: z.uuid() });
 export type AdvanceJob = z.infer<typeof advanceJobSchema>;
@@ -9,6 +10,8 @@ export const ADVANCE_JOB = 'advance';
 export interface QueueSettings {
   name: string;
   attempts: number;
+  /** How long `enqueue` waits for Redis before giving up (the job is still added if Redis comes back). */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -17,8 +20,13 @@ export interface QueueSettings {
  */
 export class SessionsQueue {
   readonly queue: Queue<AdvanceJob>;
+  private readonly commandTimeoutMs: number;
 
-  constructor(connection: Redis, settings: QueueSettings) {
+  constructor(
+    private readonly connection: Redis,
+    settings: QueueSettings,
+  ) {
+    this.commandTimeoutMs = settings.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     this.queue = new Queue<AdvanceJob>(settings.name, {
       connection,
       defaultJobOptions: {
@@ -28,10 +36,13 @@ export class SessionsQueue {
         removeOnFail: { age: 24 * 3600 },
       },
     });
+    // Without a listener BullMQ prints every reconnect error of an outage; the callers of `enqueue` log what failed.
+    this.queue.on('error', () => {});
   }
 
+  /** Bounded: a Redis outage must not hold the request that recorded the session (see boundedRedisCall). */
   async enqueue(sessionId: string, reason: string): Promise<void> {
-    await this.queue.add(ADVANCE_JOB, { sessionId }, { jobId: `${sessionId}.${reason}` });
+    await boundedRedisCall(this.connection, () => this.queue.add(ADVANCE_JOB, { sessionId }, { jobId: `${sessionId}.${reason}` }), this.commandTimeoutMs);
   }
 
   /** Sessions with a job waiting, delayed or running. */

@@ -59,8 +59,9 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         `this tenant already has ${cap} active sessions (queued, running or awaiting input), the cap MAX_ACTIVE_SESSIONS_PER_TENANT=${cap}; wait for one to end or cancel one`,
       );
     });
-    // Postgres holds the session now; if Redis is down the worker's reconciler queues it later.
-    await queue.enqueue(id, 'start').catch((err: Error) => log.error({ err, sessionId: id }, 'enqueue failed; the reconciler will retry'));
+    // Postgres holds the session now: the enqueue waits at most a moment; if Redis is down the job is added
+    // when it is back, or the worker's reconciler queues the session.
+    await queue.enqueue(id, 'start').catch((err: Error) => log.warn({ err, sessionId: id }, 'enqueue did not complete; Redis or the reconciler will queue the session'));
     return { status: 202, body: { id, status: row.status, links: linksFor(id) }, headers: { Location: linksFor(id).self } };
   };
 
