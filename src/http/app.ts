@@ -47,13 +47,14 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
   await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);
-  // Auth first: the limiter counts per key.
-  registerAuth(app, deps.keys, deps.config.AUTH_MODE);
-  registerRateLimit(app, redisCounter(deps.redis), {
-    limit: deps.config.RATE_LIMIT_PER_MINUTE,
-    windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
-    namespace: deps.config.QUEUE_NAME,
-  });
+  // Auth first: the limiter counts per key; then the 401s, which the limiter has counted per IP.
+  registerAuth(app, deps.keys, deps.config.AUTH_MODE, (inner) =>
+    registerRateLimit(inner, redisCounter(deps.redis), {
+      limit: deps.config.RATE_LIMIT_PER_MINUTE,
+      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
+      namespace: deps.config.QUEUE_NAME,
+    }),
+  );
   for (const r of routes) registerRoute(app, r);
   return app;
 }

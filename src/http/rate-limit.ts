@@ -28,9 +28,10 @@ export const redisCounter =
   };
 
 /**
- * Fixed-window limit per API key (per client IP in open mode) on /v1, after
- * auth. Every limited response carries the IETF draft RateLimit-* headers; a
- * counter outage lets requests through rather than taking the API down.
+ * Fixed-window limit per API key (per client IP in open mode, and for a
+ * request whose key was refused) on /v1, after auth. Every limited response
+ * carries the IETF draft RateLimit-* headers; a counter outage lets requests
+ * through rather than taking the API down.
  */
 export function registerRateLimit(app: FastifyInstance, count: WindowCounter, opts: RateLimitOptions): void {
   if (opts.limit === 0) return;
@@ -39,7 +40,8 @@ export function registerRateLimit(app: FastifyInstance, count: WindowCounter, op
     if (!isApiUrl(req.url)) return;
     const now = Date.now();
     const window = Math.floor(now / opts.windowMs);
-    const who = req.caller.keyId ? `key:${req.caller.keyId}` : `ip:${req.ip}`;
+    // A refused request (no caller) counts against its IP, as in open mode: bad keys cannot be guessed without limit.
+    const who = req.caller?.keyId ? `key:${req.caller.keyId}` : `ip:${req.ip}`;
     let used: number;
     try {
       used = await count(`bo1:rl:${opts.namespace}:${who}:${window}`, opts.windowMs);

@@ -22,6 +22,9 @@ import { checkpointSettingsSchema } from '../../domain/checkpoints';
 import { linksFor, snapshotView, summaryView } from '../session-view';
 import type { ApiDeps } from '../deps';
 
+/** Retry-After of the active-session cap's 429. */
+const SESSION_CAP_RETRY_AFTER_S = 30;
+
 const problems = {
   400: { description: 'Invalid request; `errors` names each invalid field', schema: problemSchema },
   404: { description: 'No such session', schema: problemSchema },
@@ -57,6 +60,9 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         'too-many-sessions',
         'Too many active sessions',
         `this tenant already has ${cap} active sessions (queued, running or awaiting input), the cap MAX_ACTIVE_SESSIONS_PER_TENANT=${cap}; wait for one to end or cancel one`,
+        undefined,
+        // When a slot frees is unknowable (a session runs for minutes, or waits on a person): a poll interval, not a promise.
+        { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) },
       );
     });
     // Postgres holds the session now: the enqueue waits at most a moment; if Redis is down the job is added
@@ -89,7 +95,11 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       413: { description: 'Body larger than the configured limit', schema: problemSchema },
       422: { description: '`budget_usd` cannot cover even the cheapest session, or the Idempotency-Key was used with a different body', schema: problemSchema },
       415: { description: 'Body is not JSON', schema: problemSchema },
-      429: { description: 'Rate limited, or the tenant already has its cap of active sessions (`MAX_ACTIVE_SESSIONS_PER_TENANT`)', schema: problemSchema },
+      429: {
+        description: 'Rate limited, or the tenant already has its cap of active sessions (`MAX_ACTIVE_SESSIONS_PER_TENANT`)',
+        schema: problemSchema,
+        headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
+      },
     },
     handler: async ({ body, req, reply, tenant }) => {
       const key = idempotencyKeyOf(req);
