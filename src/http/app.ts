@@ -7,7 +7,8 @@ import type { ApiDeps } from './deps';
 import { buildOpenApi } from './openapi';
 import { HttpProblem, sendProblem, toProblem } from './problem';
 import { redisCounter, registerRateLimit } from './rate-limit';
-import { registerRoute, type RouteDef } from './route';
+import { fastifyPath, registerRoute, type RouteDef } from './route';
+import { clientErrorHandler, frameworkErrors, registerMethodNotAllowed } from './framework-errors';
 import { healthRoutes } from './routes/health';
 import { personaRoutes } from './routes/personas';
 import { memoryRoutes } from './routes/memories';
@@ -30,7 +31,22 @@ export function allRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
 export const openApiDocument = (deps: ApiDeps) => buildOpenApi(allRoutes(deps), API_INFO);
 
 export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: deps.config.BODY_LIMIT_BYTES, ...opts, loggerInstance: deps.log });
+  const { config } = deps;
+  const app = Fastify({
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.CONNECTION_TIMEOUT_MS,
+    http: {
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      // Node checks the two timeouts above every this often (30 s by default, which would stretch a 10 s limit to 40).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.HEADERS_TIMEOUT_MS / 4))),
+    },
+    frameworkErrors,
+    clientErrorHandler,
+    ...opts,
+    loggerInstance: deps.log,
+  });
   const routes = allRoutes(deps);
   const document = buildOpenApi(routes, API_INFO);
 
@@ -56,5 +72,11 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
     }),
   );
   for (const r of routes) registerRoute(app, r);
+  const served = new Map<string, Set<string>>([['/openapi.json', new Set(['GET'])]]);
+  for (const r of routes) {
+    const url = fastifyPath(r.path);
+    served.set(url, (served.get(url) ?? new Set()).add(r.method));
+  }
+  registerMethodNotAllowed(app, served);
   return app;
 }

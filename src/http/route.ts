@@ -55,10 +55,13 @@ const parse = <T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
   return r.data;
 };
 
+/** `/v1/sessions/{id}` → `/v1/sessions/:id`. */
+export const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
 export function registerRoute(app: FastifyInstance, def: RouteDef<any, any, any>): void {
   app.route({
     method: def.method,
-    url: def.path.replace(/\{(\w+)\}/g, ':$1'),
+    url: fastifyPath(def.path),
     ...(def.sse && { sse: { kind: 'manual' as const } }),
     handler: async (req, reply) => {
       const params = parse(def.params, req.params, 'params');
