@@ -36,7 +36,12 @@ export const notFound = (what: string) => new HttpProblem(404, 'not-found', 'Not
 
 /** Turns a zod error into a 400 that names each field (`body.problem`, `query.limit`, …). */
 export function validationProblem(where: string, err: z.ZodError): HttpProblem {
-  const errors = err.issues.map((i) => ({
+  return fieldsProblem(where, err.issues);
+}
+
+/** A 400 listing each invalid field, given issues with a path below `where` (`body`, `query`, …). */
+export function fieldsProblem(where: string, issues: { path: readonly PropertyKey[]; message: string }[]): HttpProblem {
+  const errors = issues.map((i) => ({
     field: [where, ...i.path.map(String)].join('.'),
     message: i.message,
   }));

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { HttpProblem, validationProblem } from './problem';
+import { fieldsProblem, HttpProblem, validationProblem } from './problem';
 import { OPEN_CALLER } from './caller';
+import { unstorableText } from './storable-text';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -52,6 +53,8 @@ const parse = <T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
   if (!schema) return undefined as T;
   const r = schema.safeParse(value ?? {});
   if (!r.success) throw validationProblem(where, r.error);
+  const unstorable = unstorableText(r.data);
+  if (unstorable.length) throw fieldsProblem(where, unstorable);
   return r.data;
 };
 
