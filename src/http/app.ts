@@ -9,6 +9,7 @@ import { HttpProblem, sendProblem, toProblem } from './problem';
 import { redisCounter, registerRateLimit } from './rate-limit';
 import { fastifyPath, registerRoute, type RouteDef } from './route';
 import { clientErrorHandler, frameworkErrors, registerMethodNotAllowed } from './framework-errors';
+import { registerDraining } from './draining';
 import { healthRoutes } from './routes/health';
 import { personaRoutes } from './routes/personas';
 import { memoryRoutes } from './routes/memories';
@@ -44,12 +45,15 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
     },
     frameworkErrors,
     clientErrorHandler,
+    // registerDraining answers requests that arrive while closing.
+    return503OnClosing: false,
     ...opts,
     loggerInstance: deps.log,
   });
   const routes = allRoutes(deps);
   const document = buildOpenApi(routes, API_INFO);
 
+  registerDraining(app, config.SSE_RETRY_MS);
   app.setErrorHandler((err, req, reply) => {
     const problem = toProblem(err as Error);
     if (problem.status >= 500) req.log.error({ err }, 'request failed');

@@ -6,8 +6,9 @@ import { defineRoute, type RouteDef } from '../route';
 import { SEQ_MAX, sessionIdParams, streamQuery } from '../schemas';
 import type { ApiDeps } from '../deps';
 
-/** Stream-level event (no `id:`, not in the log) telling a client to reconnect elsewhere. */
-export const CLOSING_EVENT = 'stream.closing';
+import { CLOSING_EVENT } from '../draining';
+
+export { CLOSING_EVENT };
 
 const lastEventIdSchema = z
   .string()
