@@ -101,6 +101,16 @@ const envSchema = z
     RECONCILE_INTERVAL_MS: int(30_000, 100),
     /** Also re-enqueue the memory jobs of sessions that ended in the last day without reporting them. */
     RECONCILE_MEMORY_JOBS: bool(true),
+    /**
+     * Server timeouts: the whole request (headers and body) must arrive within
+     * REQUEST_TIMEOUT_MS, its headers within HEADERS_TIMEOUT_MS (408 after
+     * either); a connection idle for CONNECTION_TIMEOUT_MS is closed (0: never).
+     * None ends an SSE stream: its request is complete at once, and its
+     * heartbeats keep the connection busy.
+     */
+    REQUEST_TIMEOUT_MS: int(30_000, 100),
+    HEADERS_TIMEOUT_MS: int(10_000, 100),
+    CONNECTION_TIMEOUT_MS: int(120_000),
     /** Request limits. */
     MAX_PROBLEM_CHARS: int(20_000, 1),
     BODY_LIMIT_BYTES: int(256 * 1024, 1024),
@@ -164,6 +174,12 @@ const envSchema = z
     }
     if (env.EMBEDDINGS_PROVIDER === 'http' && !env.EMBEDDINGS_URL) {
       ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_URL'], message: 'is required when EMBEDDINGS_PROVIDER=http' });
+    }
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: `must not exceed REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})` });
+    }
+    if (env.CONNECTION_TIMEOUT_MS !== 0 && env.CONNECTION_TIMEOUT_MS <= env.SSE_HEARTBEAT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['CONNECTION_TIMEOUT_MS'], message: `must be 0 or more than SSE_HEARTBEAT_MS (${env.SSE_HEARTBEAT_MS}), or idle streams are cut` });
     }
     for (const key of ['MODEL_FAST', 'MODEL_SMART'] as const) {
       if (!env.PRICE_TABLE[env[key]]) {

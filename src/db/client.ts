@@ -17,7 +17,8 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export function openDatabase(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // A hung or unreachable server fails a checkout after a while (a 503 to the client) instead of holding the request for ever.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => {});
   return { pool, db: drizzle(pool, { schema }), close: () => pool.end() };

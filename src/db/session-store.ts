@@ -2,7 +2,10 @@ import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Envelope, EventDraft, Usage } from '../domain/events';
 import { validateEvent } from '../domain/events';
 import type { Database, Db } from './client';
+import { decodeCursor, encodeCursor, InvalidCursorError } from './cursor';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
+
+export { InvalidCursorError };
 
 export type SessionStatus = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: ReadonlySet<SessionStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -88,23 +91,6 @@ const toEnvelope = (sessionId: string, r: { seq: number; type: string; data: unk
   data: r.data as Record<string, unknown>,
 });
 
-const encodeCursor = (createdAt: Date, id: string) =>
-  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
-
-function decodeCursor(cursor: string): [Date, string] | null {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
-    const date = new Date(at);
-    return typeof id === 'string' && !Number.isNaN(date.getTime()) ? [date, id] : null;
-  } catch {
-    return null;
-  }
-}
-
-export class InvalidCursorError extends Error {
-  override name = 'InvalidCursorError';
-}
-
 /**
  * The session repository: the only code that writes sessions, their event
  * log, their steps and their ledger. Every append happens under the session
@@ -150,8 +136,8 @@ export class SessionStore {
   }
 
   async list(tenantId: string, limit: number, cursor?: string, status?: SessionStatus): Promise<Page<SessionRow>> {
-    const after = cursor === undefined ? null : decodeCursor(cursor);
-    if (cursor !== undefined && !after) throw new InvalidCursorError('cursor is not one this API issued');
+    const decoded = cursor === undefined ? null : decodeCursor(cursor);
+    const after = decoded && ([new Date(decoded[0]), decoded[1]] as const);
     const rows = await this.db
       .select()
       .from(sessions)
@@ -168,7 +154,7 @@ export class SessionStore {
       .limit(limit + 1);
     const items = rows.slice(0, limit);
     const last = items.at(-1);
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt.toISOString(), last.id) : null };
   }
 
   async events(sessionId: string, after: number, limit: number): Promise<Envelope[]> {

@@ -9,7 +9,9 @@ import { buildOpenApi } from './openapi';
 import { HttpProblem, sendProblem, toProblem } from './problem';
 import { redisCounter, registerRateLimit } from './rate-limit';
 import { echoRequestId, requestIdOf } from './request-id';
-import { registerRoute, type RouteDef } from './route';
+import { fastifyPath, registerRoute, type RouteDef } from './route';
+import { clientErrorHandler, frameworkErrors, registerMethodNotAllowed } from './framework-errors';
+import { registerDraining } from './draining';
 import { healthRoutes } from './routes/health';
 import { personaRoutes } from './routes/personas';
 import { memoryRoutes } from './routes/memories';
@@ -32,17 +34,31 @@ export function allRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
 export const openApiDocument = (deps: ApiDeps) => buildOpenApi(allRoutes(deps), API_INFO);
 
 export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
   const app = Fastify({
-    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    bodyLimit: config.BODY_LIMIT_BYTES,
     // X-Request-Id in, out and in every log line of the request (`reqId`); a UUID when the caller sends none.
     requestIdHeader: false,
     genReqId: requestIdOf,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.CONNECTION_TIMEOUT_MS,
+    http: {
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      // Node checks the two timeouts above every this often (30 s by default, which would stretch a 10 s limit to 40).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.HEADERS_TIMEOUT_MS / 4))),
+    },
+    frameworkErrors,
+    clientErrorHandler,
+    // registerDraining answers requests that arrive while closing.
+    return503OnClosing: false,
     ...opts,
     loggerInstance: deps.log,
   });
   const routes = allRoutes(deps);
   const document = buildOpenApi(routes, API_INFO);
 
+  registerDraining(app, config.SSE_RETRY_MS);
   app.setErrorHandler((err, req, reply) => {
     const problem = toProblem(err as Error);
     if (problem.status >= 500) req.log.error({ err }, 'request failed');
@@ -59,13 +75,20 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
   await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);
-  // Auth first: the limiter counts per key.
-  registerAuth(app, deps.keys, deps.config.AUTH_MODE);
-  registerRateLimit(app, redisCounter(deps.redis), {
-    limit: deps.config.RATE_LIMIT_PER_MINUTE,
-    windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
-    namespace: deps.config.QUEUE_NAME,
-  });
+  // Auth first: the limiter counts per key; then the 401s, which the limiter has counted per IP.
+  registerAuth(app, deps.keys, deps.config.AUTH_MODE, (inner) =>
+    registerRateLimit(inner, redisCounter(deps.redis), {
+      limit: deps.config.RATE_LIMIT_PER_MINUTE,
+      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
+      namespace: deps.config.QUEUE_NAME,
+    }),
+  );
   for (const r of routes) registerRoute(app, r);
+  const served = new Map<string, Set<string>>([['/openapi.json', new Set(['GET'])]]);
+  for (const r of routes) {
+    const url = fastifyPath(r.path);
+    served.set(url, (served.get(url) ?? new Set()).add(r.method));
+  }
+  registerMethodNotAllowed(app, served);
   return app;
 }

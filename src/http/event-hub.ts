@@ -21,7 +21,8 @@ const PAGE = 500;
  * the safety poll makes the tail read Postgres once, after the lowest cursor
  * among its subscribers, and hand each subscriber exactly the rows after its
  * own cursor. The log is gapless and committed in seq order, so contiguous
- * delivery needs no buffering, and a lost wake-up only delays.
+ * delivery needs no buffering, and a lost wake-up only delays. A subscriber
+ * is only ever served by a read that started at or below its cursor.
  */
 class Tail {
   readonly subs = new Set<Subscriber>();
@@ -56,13 +57,20 @@ class Tail {
       if (!this.subs.size) return;
       const from = Math.min(...[...this.subs].map((s) => s.cursor));
       const rows = await this.read(this.sessionId, from, PAGE);
+      // A subscriber that joined during the read with an older cursor is owed rows this read did not
+      // cover (seq <= from): it waits for the next read rather than jumping past them.
+      let behind = false;
       for (const sub of this.subs) {
+        if (sub.cursor < from) {
+          behind = true;
+          continue;
+        }
         const fresh = rows.filter((r) => r.seq > sub.cursor);
         if (!fresh.length) continue;
         sub.cursor = fresh.at(-1)!.seq;
         sub.deliver(fresh);
       }
-      if (rows.length < PAGE) return;
+      if (rows.length < PAGE && !behind) return;
     }
   }
 }

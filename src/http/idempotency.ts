@@ -10,7 +10,7 @@ import {
   type IdempotencyId,
   type StoredResponse,
 } from '../db/idempotency-store';
-import { HttpProblem } from './problem';
+import { fieldProblem, HttpProblem } from './problem';
 
 export type { StoredResponse };
 
@@ -32,7 +32,7 @@ export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw === 'string' && /^[\x20-\x7e]{1,255}$/.test(raw)) return raw;
   const message = 'must be 1-255 printable ASCII characters';
-  throw new HttpProblem(400, 'validation-error', 'Invalid request', `${FIELD}: ${message}`, [{ field: FIELD, message }]);
+  throw fieldProblem(FIELD, message);
 }
 
 /** JSON with object keys sorted at every depth: equal requests hash equal whatever their key order. */

@@ -30,7 +30,7 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query', co
 const problemRef = { $ref: '#/components/schemas/Problem' };
 const retryAfter = { description: 'Seconds until a retry can succeed', schema: { type: 'integer' } };
 
-/** What auth and the rate limiter can answer on any /v1 operation. */
+/** What auth, the rate limiter and a database outage can answer on any /v1 operation. */
 const API_RESPONSES: Json = {
   401: {
     description: 'Missing, unknown or revoked API key',
@@ -45,6 +45,11 @@ const API_RESPONSES: Json = {
       'RateLimit-Remaining': { description: 'Requests left in this window', schema: { type: 'integer' } },
       'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
     },
+    content: { 'application/problem+json': { schema: problemRef } },
+  },
+  503: {
+    description: 'The database cannot be reached right now (`database-unavailable`); retry after `Retry-After`',
+    headers: { 'Retry-After': retryAfter },
     content: { 'application/problem+json': { schema: problemRef } },
   },
 };
@@ -117,7 +122,7 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
       };
     }
     const headerParams = Object.entries(r.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: false, ...h }));
-    // Route-specific 401/429 descriptions win; the generic ones fill in. Non-API routes need no key.
+    // Route-specific 401/429/503 descriptions win; the generic ones fill in. Non-API routes need no key.
     const api = isApiUrl(r.path);
     if (api) for (const [status, spec] of Object.entries(API_RESPONSES)) responses[status] ??= spec;
     paths[r.path] ??= {};

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { isApiUrl } from './auth';
 import { HttpProblem, sendProblem } from './problem';
 import { withTimeout } from './timeout';
+import { assertRedisUp, REDIS_COMMAND_TIMEOUT_MS } from '../queue/redis';
 
 export interface RateLimitOptions {
   /** Requests per window; 0 disables the limiter. */
@@ -15,14 +16,11 @@ export interface RateLimitOptions {
 /** Counts one hit in a window's counter and returns the new count. */
 export type WindowCounter = (key: string, ttlMs: number) => Promise<number>;
 
-/** Connection states in which a command would wait in ioredis's offline queue. */
-const DOWN = new Set(['close', 'reconnecting', 'end']);
-
 /** INCR and PEXPIRE in one MULTI. Fails fast when Redis is down: the limiter must never hold a request. */
 export const redisCounter =
-  (redis: Redis, timeoutMs = 500): WindowCounter =>
+  (redis: Redis, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): WindowCounter =>
   async (key, ttlMs) => {
-    if (DOWN.has(redis.status)) throw new Error(`redis is ${redis.status}`);
+    assertRedisUp(redis);
     const results = await withTimeout(redis.multi().incr(key).pexpire(key, ttlMs).exec(), timeoutMs);
     const [err, count] = results?.[0] ?? [new Error('rate limit transaction aborted'), null];
     if (err) throw err;
@@ -30,9 +28,10 @@ export const redisCounter =
   };
 
 /**
- * Fixed-window limit per API key (per client IP in open mode) on /v1, after
- * auth. Every limited response carries the IETF draft RateLimit-* headers; a
- * counter outage lets requests through rather than taking the API down.
+ * Fixed-window limit per API key (per client IP in open mode, and for a
+ * request whose key was refused) on /v1, after auth. Every limited response
+ * carries the IETF draft RateLimit-* headers; a counter outage lets requests
+ * through rather than taking the API down.
  */
 export function registerRateLimit(app: FastifyInstance, count: WindowCounter, opts: RateLimitOptions): void {
   if (opts.limit === 0) return;
@@ -41,7 +40,8 @@ export function registerRateLimit(app: FastifyInstance, count: WindowCounter, op
     if (!isApiUrl(req.url)) return;
     const now = Date.now();
     const window = Math.floor(now / opts.windowMs);
-    const who = req.caller.keyId ? `key:${req.caller.keyId}` : `ip:${req.ip}`;
+    // A refused request (no caller) counts against its IP, as in open mode: bad keys cannot be guessed without limit.
+    const who = req.caller?.keyId ? `key:${req.caller.keyId}` : `ip:${req.ip}`;
     let used: number;
     try {
       used = await count(`bo1:rl:${opts.namespace}:${who}:${window}`, opts.windowMs);

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { HttpProblem, validationProblem } from './problem';
+import { fieldsProblem, HttpProblem, validationProblem } from './problem';
 import { OPEN_CALLER } from './caller';
+import { unstorableText } from './storable-text';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -56,13 +57,18 @@ const parse = <T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
   if (!schema) return undefined as T;
   const r = schema.safeParse(value ?? {});
   if (!r.success) throw validationProblem(where, r.error);
+  const unstorable = unstorableText(r.data);
+  if (unstorable.length) throw fieldsProblem(where, unstorable);
   return r.data;
 };
+
+/** `/v1/sessions/{id}` → `/v1/sessions/:id`. */
+export const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 export function registerRoute(app: FastifyInstance, def: RouteDef<any, any, any>): void {
   app.route({
     method: def.method,
-    url: def.path.replace(/\{(\w+)\}/g, ':$1'),
+    url: fastifyPath(def.path),
     ...(def.sse && { sse: { kind: 'manual' as const } }),
     handler: async (req, reply) => {
       const params = parse(def.params, req.params, 'params');

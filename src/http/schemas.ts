@@ -3,6 +3,10 @@ import { usageSchema } from '../domain/events';
 import { engineSettingsSchema } from '../domain/settings';
 import { CHECKPOINT_ACTIONS, CHECKPOINT_KINDS, checkpointSettingsSchema } from '../domain/checkpoints';
 
+/** The largest event seq: `session_events.seq` is a Postgres integer, so larger cursors are refused as invalid, not sent to the database. */
+export const SEQ_MAX = 2 ** 31 - 1;
+const seqCursor = () => z.coerce.number().int().min(0).max(SEQ_MAX, 'must be an event seq (at most 2147483647)');
+
 export const STATUSES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
 
 export const createSessionBody = (maxChars: number) =>
@@ -120,15 +124,12 @@ export const listQuery = z.object({
 export const listSchema = z.object({ items: z.array(sessionSummarySchema), next_cursor: z.string().nullable() });
 
 export const eventsQuery = z.object({
-  after: z.coerce.number().int().min(0).default(0).describe('Return events with seq greater than this'),
+  after: seqCursor().default(0).describe('Return events with seq greater than this'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
 export const streamQuery = z.object({
-  after: z.coerce
-    .number()
-    .int()
-    .min(0)
+  after: seqCursor()
     .optional()
     .describe('Replay events after this seq; the Last-Event-ID header takes precedence when both are sent'),
 });

@@ -9,7 +9,7 @@ import { createMetrics } from '../http/metrics';
 import { EventHub } from '../http/event-hub';
 import { CLOSING_EVENT } from '../http/routes/stream';
 import { MemoryStore } from '../memory/memory-store';
-import { CANCEL_CHANNEL, openRedis, sessionChannel } from '../queue/redis';
+import { boundedRedisCall, CANCEL_CHANNEL, openRedis, REDIS_COMMAND_TIMEOUT_MS, sessionChannel } from '../queue/redis';
 import { SessionsQueue } from '../queue/sessions-queue';
 import { createLogger, openDb, preflight, type RunningApi } from './process';
 
@@ -36,9 +36,12 @@ export async function startApi(config: Config, log: Logger = createLogger(config
     subscribers: () => streams.size,
   });
   const app = await buildApp({
+    // Bounded: the record is already cancelled; a broadcast that misses the worker only lets the run stop at its next commit.
     cancel: async (sessionId: string) => {
-      await redis.publish(CANCEL_CHANNEL, sessionId);
-      await redis.publish(sessionChannel(sessionId), 'cancelled');
+      await Promise.all([
+        boundedRedisCall(redis, () => redis.publish(CANCEL_CHANNEL, sessionId), REDIS_COMMAND_TIMEOUT_MS),
+        boundedRedisCall(redis, () => redis.publish(sessionChannel(sessionId), 'cancelled'), REDIS_COMMAND_TIMEOUT_MS),
+      ]);
     },
     config,
     store,

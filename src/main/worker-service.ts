@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
-import { reconcile, reconcileMemoryJobs } from '../app/reconciler';
-import { expireCheckpoints, type CheckpointDeps } from '../app/checkpoints';
+import type { CheckpointDeps } from '../app/checkpoints';
+import { workerSweep } from '../app/sweep';
 import type { RunnerDeps } from '../app/run-session';
 import { contributeMemories, extractLessons, type MemoryJobDeps } from '../app/memory-jobs';
 import type { Config } from '../config/config';
 import { SessionStore } from '../db/session-store';
-import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../db/idempotency-store';
 import { createEmbedder } from '../embeddings/embedder';
 import { createMetrics } from '../http/metrics';
 import { createGateway } from '../llm/provider';
@@ -92,25 +91,17 @@ export async function startWorker(
     ...(deps.caseMemory && { caseMemory: deps.caseMemory }),
     warn: (msg, extra) => log.warn(extra, msg),
   };
-  const sweep = async () => {
-    // Expired checkpoints follow their policy (continue or cancel) even when nobody is watching.
-    const expired = await expireCheckpoints(checkpointOps, new Date()).catch((err: Error) => {
-      log.warn({ err }, 'checkpoint expiry sweep failed');
-      return [];
-    });
-    if (expired.length) log.info({ expired }, 'expired checkpoints resolved by their policy');
-    try {
-      const requeued = await reconcile(store, queue, config.RECONCILE_STALE_MS);
-      if (requeued.length) log.warn({ requeued }, 're-queued sessions that had no live job');
-      const memoryJobs = config.RECONCILE_MEMORY_JOBS ? await reconcileMemoryJobs(store, memoryQueue, config.RECONCILE_STALE_MS) : [];
-      if (memoryJobs.length) log.info({ sessions: memoryJobs }, 'memory jobs not yet reported: enqueued (a no-op where they still exist)');
-    } catch (err) {
-      log.warn({ err }, 'reconcile failed');
-    }
-    await purgeIdempotencyKeys(database.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)).catch((err: Error) =>
-      log.warn({ err }, 'idempotency key purge failed'),
-    );
-  };
+  const sweep = workerSweep({
+    database,
+    store,
+    queue,
+    memoryQueue,
+    checkpoints: checkpointOps,
+    queueName: config.QUEUE_NAME,
+    staleMs: config.RECONCILE_STALE_MS,
+    memoryJobs: config.RECONCILE_MEMORY_JOBS,
+    log,
+  });
   const timer = setInterval(sweep, config.RECONCILE_INTERVAL_MS);
   timer.unref();
   void sweep();

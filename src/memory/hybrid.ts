@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
-import { InvalidCursorError } from '../db/session-store';
+import { decodeCursor } from '../db/cursor';
+export { encodeCursor } from '../db/cursor';
 import { expertMemories, lessons, sessions } from '../db/schema';
 import { cosine } from '../domain/metrics';
 import { embeddingBits, toPgVector } from './vectors';
@@ -31,21 +32,9 @@ export const iso = (d: Date | null): string | null => (d ? d.toISOString() : nul
 export const exactTs = (col: SQLWrapper) =>
   sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-export const encodeCursor = (ts: string, id: string): string => Buffer.from(JSON.stringify([ts, id])).toString('base64url');
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids come from URLs too: a malformed one is simply not found, rather than a Postgres cast error. */
 export const isUuid = (id: string): boolean => UUID.test(id);
-
-export function decodeCursor(cursor: string): [string, string] {
-  try {
-    const [ts, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
-    if (typeof ts === 'string' && typeof id === 'string' && UUID.test(id) && !Number.isNaN(Date.parse(ts))) return [ts, id];
-  } catch {
-    // fall through
-  }
-  throw new InvalidCursorError('cursor is not one this API issued');
-}
 
 /** Keyset condition for newest-first pages ordered by (created_at, id). */
 export const before = (createdAt: SQLWrapper, id: SQLWrapper, cursor: string) => {

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { boundedRedisCall, REDIS_COMMAND_TIMEOUT_MS } from './redis';
 
 export const advanceJobSchema = z.object({ sessionId: z.uuid() });
 export type AdvanceJob = z.infer<typeof advanceJobSchema>;
@@ -11,6 +12,8 @@ export interface QueueSettings {
   attempts: number;
   /** Connection errors BullMQ reports; without a listener it prints them raw to stderr. */
   onError?: (err: Error) => void;
+  /** How long `enqueue` waits for Redis before giving up (the job is still added if Redis comes back). */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -19,8 +22,13 @@ export interface QueueSettings {
  */
 export class SessionsQueue {
   readonly queue: Queue<AdvanceJob>;
+  private readonly commandTimeoutMs: number;
 
-  constructor(connection: Redis, settings: QueueSettings) {
+  constructor(
+    private readonly connection: Redis,
+    settings: QueueSettings,
+  ) {
+    this.commandTimeoutMs = settings.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     this.queue = new Queue<AdvanceJob>(settings.name, {
       connection,
       defaultJobOptions: {
@@ -30,11 +38,13 @@ export class SessionsQueue {
         removeOnFail: { age: 24 * 3600 },
       },
     });
+    // Without a listener BullMQ prints every reconnect error of an outage raw to stderr; the log gets them throttled.
     this.queue.on('error', settings.onError ?? (() => {}));
   }
 
+  /** Bounded: a Redis outage must not hold the request that recorded the session (see boundedRedisCall). */
   async enqueue(sessionId: string, reason: string): Promise<void> {
-    await this.queue.add(ADVANCE_JOB, { sessionId }, { jobId: `${sessionId}.${reason}` });
+    await boundedRedisCall(this.connection, () => this.queue.add(ADVANCE_JOB, { sessionId }, { jobId: `${sessionId}.${reason}` }), this.commandTimeoutMs);
   }
 
   /** Sessions with a job waiting, delayed or running. */

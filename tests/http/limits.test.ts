@@ -90,6 +90,22 @@ describe('rate limit', () => {
     await app.close();
   });
 
+  it('limits requests with a bad key per client IP, as it does requests without one', async () => {
+    // This client's IP has spent part (or all) of its window above; a wrong key draws on the same count.
+    const bad = bearer(`bo1_not-a-key-${tag}`);
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let i = 0; i < 7 && !limited; i++) {
+      const res = await fetch(`${stack.url}/v1/sessions`, { headers: bad });
+      statuses.push(res.status);
+      if (res.status === 429) limited = res;
+      else await expectProblem(res, 401);
+    }
+    expect(statuses.at(-1), `statuses ${statuses.join(',')}`).toBe(429);
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await expectProblem(limited!, 429)).type).toBe('urn:bo1:problem:rate-limited');
+  });
+
   it('fails fast while Redis is down', async () => {
     // Nothing listens on port 1: the client keeps reconnecting, as in an outage.
     const redis = openRedis('redis://127.0.0.1:1', 'bo1-test-down');
@@ -131,6 +147,7 @@ describe('per-tenant cap of active sessions, and the body limit', () => {
     const body = await expectProblem(refused, 429);
     expect(body.type).toBe('urn:bo1:problem:too-many-sessions');
     expect(body.detail).toMatch(/\b2 active sessions\b/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('ratelimit-limit')).toBeNull(); // the limiter is off here
     expect((await create(other)).status).toBe(202);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { provenanceSchema } from '../../domain/events';
 import type { ApiDeps } from '../deps';
-import { HttpProblem, notFound, problemSchema } from '../problem';
+import { fieldProblem, HttpProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
 import { sessionIdParams } from '../schemas';
 
@@ -75,7 +75,7 @@ export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
   };
   const badCursor = (err: unknown) => {
     if (err instanceof Error && /cursor/i.test(err.message)) {
-      throw new HttpProblem(400, 'validation-error', 'Invalid request', `query.cursor: ${err.message}`, [{ field: 'query.cursor', message: err.message }]);
+      throw fieldProblem('query.cursor', err.message);
     }
     throw err;
   };

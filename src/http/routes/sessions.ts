@@ -6,7 +6,7 @@ import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
 import { estimateMinimumSessionCostUsd } from '../../domain/budget';
 import { tierPrices } from '../../config/config';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, idempotent, replyWith, type StoredResponse } from '../idempotency';
-import { HttpProblem, notFound, problemSchema } from '../problem';
+import { fieldProblem, HttpProblem, notFound, problemSchema } from '../problem';
 import { cancelledExample, createdExample, createSessionExample, eventsPageExample, listExample, snapshotExample } from '../examples';
 import { defineRoute, type RouteDef } from '../route';
 import {
@@ -22,6 +22,9 @@ import {
 import { checkpointSettingsSchema } from '../../domain/checkpoints';
 import { linksFor, snapshotView, summaryView } from '../session-view';
 import type { ApiDeps } from '../deps';
+
+/** Retry-After of the active-session cap's 429. */
+const SESSION_CAP_RETRY_AFTER_S = 30;
 
 const problems = {
   400: { description: 'Invalid request; `errors` names each invalid field', schema: problemSchema },
@@ -58,10 +61,14 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         'too-many-sessions',
         'Too many active sessions',
         `this tenant already has ${cap} active sessions (queued, running or awaiting input), the cap MAX_ACTIVE_SESSIONS_PER_TENANT=${cap}; wait for one to end or cancel one`,
+        undefined,
+        // When a slot frees is unknowable (a session runs for minutes, or waits on a person): a poll interval, not a promise.
+        { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) },
       );
     });
-    // Postgres holds the session now; if Redis is down the worker's reconciler queues it later.
-    await queue.enqueue(id, 'start').catch((err: Error) => log.error({ err, sessionId: id }, 'enqueue failed; the reconciler will retry'));
+    // Postgres holds the session now: the enqueue waits at most a moment; if Redis is down the job is added
+    // when it is back, or the worker's reconciler queues the session.
+    await queue.enqueue(id, 'start').catch((err: Error) => log.warn({ err, sessionId: id }, 'enqueue did not complete; Redis or the reconciler will queue the session'));
     return { status: 202, body: { id, status: row.status, links: linksFor(id) }, headers: { Location: linksFor(id).self } };
   };
 
@@ -91,7 +98,11 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       413: { description: 'Body larger than the configured limit', schema: problemSchema },
       422: { description: '`budget_usd` cannot cover even the cheapest session, or the Idempotency-Key was used with a different body', schema: problemSchema },
       415: { description: 'Body is not JSON', schema: problemSchema },
-      429: { description: 'Rate limited, or the tenant already has its cap of active sessions (`MAX_ACTIVE_SESSIONS_PER_TENANT`)', schema: problemSchema },
+      429: {
+        description: 'Rate limited, or the tenant already has its cap of active sessions (`MAX_ACTIVE_SESSIONS_PER_TENANT`)',
+        schema: problemSchema,
+        headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
+      },
     },
     handler: async ({ body, req, reply, tenant }) => {
       const key = idempotencyKeyOf(req);
@@ -126,9 +137,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         return { items: page.items.map(summaryView), next_cursor: page.nextCursor };
       } catch (err) {
         if (err instanceof InvalidCursorError) {
-          throw new HttpProblem(400, 'validation-error', 'Invalid request', `query.cursor: ${err.message}`, [
-            { field: 'query.cursor', message: err.message },
-          ]);
+throw fieldProblem('query.cursor', err.message);
         }
         throw err;
       }

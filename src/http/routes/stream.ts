@@ -1,24 +1,32 @@
 import { TERMINAL_EVENTS } from '../../domain/events';
 import { TERMINAL_STATUSES, type SessionStatus } from '../../db/session-store';
-import { HttpProblem, notFound, problemSchema } from '../problem';
+import { z } from 'zod';
+import { fieldProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
-import { sessionIdParams, streamQuery } from '../schemas';
+import { SEQ_MAX, sessionIdParams, streamQuery } from '../schemas';
 import type { ApiDeps } from '../deps';
 
-/** Stream-level event (no `id:`, not in the log) telling a client to reconnect elsewhere. */
-export const CLOSING_EVENT = 'stream.closing';
+import { CLOSING_EVENT } from '../draining';
+
+export { CLOSING_EVENT };
+
+const lastEventIdSchema = z
+  .string()
+  .regex(/^\d+$/, 'must be an event seq (a non-negative integer)')
+  .transform(Number)
+  .pipe(z.number().max(SEQ_MAX, `must be an event seq (at most ${SEQ_MAX})`));
 
 function lastEventId(header: string | string[] | undefined): number | undefined {
-  if (header === undefined) return undefined;
   const raw = Array.isArray(header) ? header[0] : header;
   if (raw === undefined || raw === '') return undefined;
-  if (!/^\d+$/.test(raw)) {
-    throw new HttpProblem(400, 'validation-error', 'Invalid request', 'headers.last-event-id: must be an event seq (a non-negative integer)', [
-      { field: 'headers.last-event-id', message: 'must be an event seq (a non-negative integer)' },
-    ]);
-  }
-  return Number(raw);
+  const parsed = lastEventIdSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? 'must be an event seq';
+  throw fieldProblem('headers.last-event-id', message);
 }
+
+/** A cursor past the session's last seq names an event that does not exist: a stream from it could never reach the end. */
+const beyondEnd = (field: string, lastSeq: number) => fieldProblem(field, `is beyond the end of the session's log (its last event is ${lastSeq})`);
 
 export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
   const { store, hub, streams, config } = deps;
@@ -30,7 +38,7 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
     description: [
       'Each event: `id:` = seq, `event:` = type, `data:` = the JSON envelope `{ seq, type, session_id, ts, data }`.',
       'Resume with the `Last-Event-ID` header (or `?after=`): the server replays every event after it from Postgres, then follows live, with no gaps and no duplicates.',
-      'Comment lines (`: heartbeat`) keep idle connections open. The stream ends after a terminal event (`session.completed`, `session.failed`, `session.cancelled`).',
+      'Comment lines (`: heartbeat`) keep idle connections open. The stream ends after a terminal event (`session.completed`, `session.failed`, `session.cancelled`). Resuming an ended session after its last event is a 204; resuming after a seq the log does not have yet is a 400.',
       `When the server shuts down it sends \`event: ${CLOSING_EVENT}\` (no id) and closes; reconnect with Last-Event-ID.`,
     ].join('\n\n'),
     tags: ['sessions'],
@@ -42,16 +50,21 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
     },
     responses: {
       200: { description: 'An event stream', contentType: 'text/event-stream' },
-      400: { description: 'Invalid id, `after` or Last-Event-ID', schema: problemSchema },
+      204: { description: 'The session has ended and nothing follows `after`: there is nothing to stream (an EventSource stops reconnecting)' },
+      400: { description: 'Invalid id, `after` or Last-Event-ID (not a seq, or beyond the end of the log)', schema: problemSchema },
       404: { description: 'No such session', schema: problemSchema },
     },
     handler: async ({ params, query, tenant, req, reply }) => {
       const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
-      const after = lastEventId(req.headers['last-event-id']) ?? query.after ?? 0;
+      const fromHeader = lastEventId(req.headers['last-event-id']);
+      const after = fromHeader ?? query.after ?? 0;
+      if (after > row.lastSeq) throw beyondEnd(fromHeader === undefined ? 'query.after' : 'headers.last-event-id', row.lastSeq);
       const sse = reply.sse;
-      // A finished session: replay what follows `after` (events its memory jobs appended after the end included) and close.
       if (TERMINAL_STATUSES.has(row.status as SessionStatus)) {
+        // Nothing left and nothing to come: 204 tells an EventSource to stop reconnecting (a 200 that closes makes it retry forever).
+        if (after === row.lastSeq) return reply.code(204).send();
+        // A finished session: replay what follows `after` (events its memory jobs appended after the end included) and close.
         for (let cursor = after; ; ) {
           const page = await store.events(row.id, cursor, 500);
           for (const e of page) await sse.send({ id: String(e.seq), event: e.type, data: e });
