@@ -41,7 +41,7 @@ export interface ClientOptions {
   key?: string | undefined;
   backoff?: BackoffPolicy;
   /** Told about each retry, so a waiting user knows why nothing happens. */
-  onRetry?: (what: string, err: unknown) => void;
+  onRetry?: (what: string, err: unknown, waitMs: number) => void;
 }
 
 interface RequestOptions {
@@ -101,7 +101,7 @@ export class ApiClient {
       }
       const wait = o.retry ? backoff.next() : null;
       if (wait === null) throw new ConnectionError(`cannot reach ${this.baseUrl}: ${reason(failure)}`);
-      this.opts.onRetry?.(`${method} ${path}`, failure);
+      this.opts.onRetry?.(`${method} ${path}`, failure, wait);
       await sleep(wait);
     }
   }

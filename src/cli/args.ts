@@ -1,5 +1,6 @@
 /** Command-line parsing: pure, so every usage rule is unit-tested without a process. */
 
+import { parseArgs as nodeParseArgs, type ParseArgsConfig } from 'node:util';
 import { CHECKPOINT_KINDS } from '../domain/checkpoints';
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
@@ -50,38 +51,58 @@ const COMMAND_FLAGS: Record<string, Record<string, FlagType>> = {
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function parseArgs(argv: string[], env: Record<string, string | undefined> = {}): { command: Command; global: GlobalOptions } {
+// Every flag of every command, so node's parser knows which take a value; which flag is allowed where is checked on its tokens.
+const ALL_FLAGS: ParseArgsConfig['options'] = Object.fromEntries(
+  [GLOBAL_FLAGS, ...Object.values(COMMAND_FLAGS)].flatMap((flags) =>
+    Object.entries(flags).map(([name, type]) => [name, { type: type === 'boolean' ? ('boolean' as const) : ('string' as const), ...(name === 'help' && { short: 'h' }) }]),
+  ),
+);
+
+/**
+ * Tokenises with node:util's parseArgs, then applies bo1's rules to the
+ * tokens: the first positional is the command, command flags only after it,
+ * a flag's value inline or next, `--` ends the options.
+ */
+function tokenise(argv: string[]): { command: string | null; positionals: string[]; flags: Record<string, string | boolean | string[]> } {
+  let tokens;
+  try {
+    ({ tokens } = nodeParseArgs({ args: argv, options: ALL_FLAGS, strict: false, allowPositionals: true, tokens: true }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   let command: string | null = null;
+  let literal = false;
   const positionals: string[] = [];
   const flags: Record<string, string | boolean | string[]> = {};
-  let literal = false;
-  for (let i = 0; i < argv.length; i += 1) {
-    const token = argv[i]!;
-    if (literal || !token.startsWith('-') || token === '-') {
-      if (command === null && !literal) {
-        if (!(token in COMMAND_FLAGS)) throw new UsageError(`unknown command "${token}"`);
-        command = token;
-      } else positionals.push(token);
-      continue;
-    }
-    if (token === '--') {
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') {
       literal = true;
-      continue;
+    } else if (token.kind === 'positional') {
+      if (command === null && !literal) {
+        if (!(token.value in COMMAND_FLAGS)) throw new UsageError(`unknown command "${token.value}"`);
+        command = token.value;
+      } else positionals.push(token.value);
+    } else {
+      const { name, rawName } = token;
+      const type = GLOBAL_FLAGS[name] ?? (command ? COMMAND_FLAGS[command]![name] : undefined);
+      if (!type) {
+        throw new UsageError(`unknown option ${rawName}${command ? ` for "${command}"` : ''}`, command);
+      }
+      if (type === 'boolean') {
+        if (token.value !== undefined) throw new UsageError(`--${name} takes no value`, command);
+        flags[name] = true;
+      } else if (token.value === undefined) {
+        throw new UsageError(`--${name} needs a value`, command);
+      } else if (type === 'list') {
+        flags[name] = [...((flags[name] as string[] | undefined) ?? []), ...token.value.split(',').map((v) => v.trim()).filter(Boolean)];
+      } else flags[name] = token.value;
     }
-    const eq = token.indexOf('=');
-    const name = token === '-h' ? 'help' : token.slice(2, eq < 0 ? undefined : eq);
-    const type = (token.startsWith('--') || token === '-h' ? (GLOBAL_FLAGS[name] ?? (command ? COMMAND_FLAGS[command]![name] : undefined)) : undefined) as FlagType | undefined;
-    if (!type) throw new UsageError(`unknown option ${token}${command ? ` for "${command}"` : ''}`, command);
-    if (type === 'boolean') {
-      if (eq >= 0) throw new UsageError(`--${name} takes no value`, command);
-      flags[name] = true;
-      continue;
-    }
-    const value = eq >= 0 ? token.slice(eq + 1) : argv[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`, command);
-    if (type === 'list') flags[name] = [...((flags[name] as string[] | undefined) ?? []), ...value.split(',').map((v) => v.trim()).filter(Boolean)];
-    else flags[name] = value;
   }
+  return { command, positionals, flags };
+}
+
+export function parseArgs(argv: string[], env: Record<string, string | undefined> = {}): { command: Command; global: GlobalOptions } {
+  const { command, positionals, flags } = tokenise(argv);
 
   const str = (name: string) => flags[name] as string | undefined;
   const bool = (name: string) => flags[name] === true;

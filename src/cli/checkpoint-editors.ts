@@ -109,6 +109,10 @@ export function subProblems(p: Data, io: DialogIo, loop: Loop): Promise<Resoluti
   });
 }
 
+/** A panel seats 2-5 experts (spec; checked again by the server). */
+const MAX_PANEL = 5;
+const panelFull = (panel: string) => `The panel of ${panel} already has ${MAX_PANEL} experts, the most it can seat: remove one first.`;
+
 /** The board editor: remove, add from the available, want a kind of expert. */
 export function board(p: Data, io: DialogIo, loop: Loop): Promise<Resolution> {
   const members = (p.members ?? []) as Data[];
@@ -117,6 +121,10 @@ export function board(p: Data, io: DialogIo, loop: Loop): Promise<Resolution> {
   const add = new Set<string>();
   const want: string[] = [];
   const isMember = (code: string) => members.some((m) => m.code === code);
+  // The server refuses a panel of more than 5 experts; say so at once rather than after the whole edit is sent.
+  const panels = Object.entries((p.panels ?? { board: members.map((m) => String(m.code)) }) as Record<string, string[]>);
+  const fullPanel = (extra: number) =>
+    panels.find(([, codes]) => new Set([...codes.filter((c) => !remove.has(c)), ...add]).size + want.length + extra > MAX_PANEL)?.[0];
   const pending = () =>
     io.say(
       io.style.dim(
@@ -150,6 +158,7 @@ export function board(p: Data, io: DialogIo, loop: Loop): Promise<Resolution> {
       if (remove.delete(code)) pending();
       else if (isMember(code)) io.say(`"${code}" is already on the board.`);
       else if (available.length && !available.some((a) => a.code === code)) io.say(`"${code}" is not available. Available: ${formatAvailable(available)}`);
+      else if (fullPanel(1)) io.say(panelFull(fullPanel(1)!));
       else {
         add.add(code);
         pending();
@@ -159,6 +168,7 @@ export function board(p: Data, io: DialogIo, loop: Loop): Promise<Resolution> {
     if (cmd === 'want') {
       const kind = rest.join(' ');
       if (!kind) io.say('Usage: want <kind of expert>, e.g. want legal');
+      else if (fullPanel(1)) io.say(panelFull(fullPanel(1)!));
       else {
         want.push(kind);
         pending();

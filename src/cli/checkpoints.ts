@@ -5,6 +5,8 @@ import { asCheckpoint, formatResolved, type CheckpointRequest, type Resolution }
 import { PromptAborted, type Asker } from './input';
 import type { Style } from './style';
 
+const TERMINAL = new Set(['session.completed', 'session.failed', 'session.cancelled']);
+
 export interface DeskOptions {
   client: ApiClient;
   sessionId: string;
@@ -28,11 +30,18 @@ export class CheckpointDesk {
   private readonly kinds = new Map<string, string>();
   private active: { id: string; abort: AbortController } | null = null;
   private inputEnded = false;
+  /** The session ended (completed, failed, cancelled): nothing is pending any more, so nothing is asked. */
+  private ended = false;
 
   constructor(private readonly o: DeskOptions) {}
 
   /** Sees every event the moment it arrives, ahead of the rendering queue. */
   observe(e: Envelope): void {
+    if (TERMINAL.has(e.type)) {
+      this.ended = true;
+      this.active?.abort.abort();
+      return;
+    }
     if (e.type === 'checkpoint.requested') this.kinds.set(String(e.data.checkpointId), String(e.data.kind));
     if (e.type !== 'checkpoint.resolved') return;
     const id = String(e.data.checkpointId);
@@ -52,8 +61,9 @@ export class CheckpointDesk {
 
   async handle(e: Envelope): Promise<void> {
     const cp = asCheckpoint(e.data);
-    if (this.resolved.has(cp.checkpointId) || (await this.resolvedInLog(e.seq, cp.checkpointId))) {
+    if (this.ended || this.resolved.has(cp.checkpointId) || (await this.settledInLog(e.seq, cp.checkpointId))) {
       this.o.say(this.o.style.dim(`\n? ${cp.prompt}`));
+      if (this.ended && !this.resolved.has(cp.checkpointId)) this.o.say(this.o.style.dim('(the session ended before this was answered)'));
       return;
     }
     const abort = new AbortController();
@@ -87,7 +97,7 @@ export class CheckpointDesk {
       });
     } catch (err) {
       if (err instanceof PromptAborted) {
-        say(style.dim('(this checkpoint was resolved elsewhere)'));
+        say(style.dim(this.ended ? '(the session ended: nothing to answer)' : '(this checkpoint was resolved elsewhere)'));
         return null;
       }
       if (err instanceof EndOfInput) {
@@ -114,11 +124,16 @@ export class CheckpointDesk {
     }
   }
 
-  /** On a replay the resolution follows the request closely: one page of the log tells. */
-  private async resolvedInLog(seq: number, checkpointId: string): Promise<boolean> {
+  /**
+   * On a replay the resolution follows the request closely: one page of the
+   * log tells — as does the session's end (cancelled while it waited), after
+   * which there is nothing to answer either.
+   */
+  private async settledInLog(seq: number, checkpointId: string): Promise<boolean> {
     const page = await this.o.client.events(this.o.sessionId, seq, 100);
     const hit = page.items.find((x) => x.type === 'checkpoint.resolved' && x.data.checkpointId === checkpointId);
     if (hit) this.resolved.add(checkpointId);
-    return Boolean(hit);
+    if (page.items.some((x) => TERMINAL.has(x.type))) this.ended = true;
+    return Boolean(hit) || this.ended;
   }
 }

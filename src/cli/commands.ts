@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ApiClient } from './api';
+import { ApiClient, reason } from './api';
 import { DEFAULT_BACKOFF } from './backoff';
 import type { Command, GlobalOptions } from './args';
 import { LineInput } from './input';
@@ -18,6 +18,7 @@ export interface Io {
 
 type Run = Exclude<Command, { kind: 'help' }>;
 
+const span = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
 const exitCode = (r: WatchResult) => (r.status === 'completed' ? 0 : 1);
 
 async function readText(path: string, stdin: NodeJS.ReadableStream): Promise<string> {
@@ -31,9 +32,12 @@ async function readText(path: string, stdin: NodeJS.ReadableStream): Promise<str
 export async function runCommand(command: Run, global: GlobalOptions, io: Io): Promise<number> {
   const style = createStyle(wantColour(global.color, Boolean(io.stdout.isTTY), io.env));
   const backoff = { ...DEFAULT_BACKOFF, giveUpMs: global.retryForMs };
-  const client = new ApiClient({ url: global.url, key: global.key, backoff });
   const out = (text: string) => void io.stdout.write(text);
   const err = (text: string) => void io.stderr.write(text);
+  // Said on stderr each time, so a user facing a silent terminal knows it is waiting on the API, and for how long at most.
+  const onRetry = (_what: string, failure: unknown, waitMs: number) =>
+    err(style.dim(`(cannot reach ${global.url}: ${reason(failure)}; retrying in ${waitMs} ms, for up to ${span(global.retryForMs)})\n`));
+  const client = new ApiClient({ url: global.url, key: global.key, backoff, onRetry });
   const follow = async (id: string, after: number, interactive: boolean) => {
     io.onSession?.(id);
     const input = interactive ? new LineInput(io.stdin, io.stdout) : null;

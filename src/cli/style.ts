@@ -1,4 +1,6 @@
-/** ANSI styling that collapses to plain text when colour is off: piped output carries no escape codes. */
+import { styleText } from 'node:util';
+
+/** ANSI styling (node's util.styleText) that collapses to plain text when colour is off: piped output carries no escape codes. */
 export interface Style {
   readonly on: boolean;
   bold(s: string): string;
@@ -9,19 +11,20 @@ export interface Style {
   speaker(name: string): string;
 }
 
-const sgr = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
-const bold = sgr(1, 22);
-const colour = (n: number) => sgr(n, 39);
+type Format = Parameters<typeof styleText>[0];
+// Whether to colour is decided here (flags, terminal, NO_COLOR), so node must not second-guess it from the stream.
+const paint = (format: Format) => (s: string) => styleText(format, s, { validateStream: false });
+const bold = paint('bold');
 // Yellows and greens first, as the spec asks for experts; more hues for larger boards.
-const EXPERT_COLOURS = [33, 32, 93, 92, 35, 96, 95, 36].map(colour);
+const EXPERT_COLOURS = (['yellow', 'green', 'yellowBright', 'greenBright', 'magenta', 'cyanBright', 'magentaBright', 'cyan'] as const).map(paint);
 
 export function createStyle(on: boolean): Style {
   const assigned = new Map<string, (s: string) => string>();
   const pick = (name: string) => {
-    if (name === 'FACILITATOR') return colour(34);
-    if (name.startsWith('MODERATOR')) return colour(35);
-    if (name.startsWith('RESEARCHER')) return colour(36);
-    if (name === 'YOU') return colour(37);
+    if (name === 'FACILITATOR') return paint('blue');
+    if (name.startsWith('MODERATOR')) return paint('magenta');
+    if (name.startsWith('RESEARCHER')) return paint('cyan');
+    if (name === 'YOU') return paint('white');
     let c = assigned.get(name);
     if (!c) {
       c = EXPERT_COLOURS[assigned.size % EXPERT_COLOURS.length]!;
@@ -36,9 +39,9 @@ export function createStyle(on: boolean): Style {
   return {
     on,
     bold,
-    dim: sgr(2, 22),
-    red: colour(31),
-    cyan: colour(36),
+    dim: paint('dim'),
+    red: paint('red'),
+    cyan: paint('cyan'),
     speaker: (name) => bold(pick(name)(`[${name}]`)),
   };
 }

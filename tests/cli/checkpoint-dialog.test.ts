@@ -105,6 +105,19 @@ describe('checkpoint dialogs', () => {
     expect(resolution).toEqual({ action: 'edit', board: { remove: ['financial_analyst'], add: ['legal_advisor'], want: ['tax expert'] } });
   });
 
+  it('board: refuses a 6th expert on a panel before sending, and takes the add once a seat is freed', async () => {
+    const five = ['growth_strategist', 'financial_analyst', 'legal_advisor', 'risk_manager', 'data_scientist'];
+    const full = {
+      members: five.map((code) => ({ code, name: code, title: code, rationale: '-', subProblems: ['sp1'] })),
+      panels: { sp1: five, sp2: five.slice(0, 3) },
+      available: [{ code: 'ceo_advisor', name: 'Ann Lee', title: 'CEO Advisor' }, { code: 'ops_lead', name: 'Bo Kim', title: 'Operations Lead' }],
+    };
+    const { resolution, out } = await converse('board', full, ['add ceo_advisor', 'want operations', 'remove risk_manager', 'add ceo_advisor', 'want operations', '']);
+    expect(out.match(/The panel of sp1 already has 5 experts, the most it can seat: remove one first\./g)).toHaveLength(3);
+    expect(out).toContain('Changes: -risk_manager, +ceo_advisor');
+    expect(resolution).toEqual({ action: 'edit', board: { remove: ['risk_manager'], add: ['ceo_advisor'] } });
+  });
+
   it('round_end: one line, c / v / f / i with or without the message on it', async () => {
     const proposal = {
       subProblemId: 'sp2',

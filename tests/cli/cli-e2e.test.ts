@@ -130,6 +130,12 @@ describe('bo1 against a running service', () => {
     const port = await freePort(); // free, so nothing listens there
     const unreachable = await bo1Run(['transcript', '00000000-0000-4000-8000-000000000000'], { BO1_URL: `http://127.0.0.1:${port}`, BO1_RETRY_FOR_MS: '300' });
     expect(unreachable.code).toBe(3);
-    expect(unreachable.stderr).toBe(`bo1: cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`);
+    // Each retry is announced (why, when, for how long at most), then the one line that gives up.
+    const lines = unreachable.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines.slice(0, -1)) {
+      expect(line).toMatch(new RegExp(`^\\(cannot reach http://127\\.0\\.0\\.1:${port}: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}; retrying in \\d+ ms, for up to 300 ms\\)$`));
+    }
+    expect(lines.at(-1)).toBe(`bo1: cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
   });
 });

@@ -153,4 +153,30 @@ describe('bo1 in an interactive session', () => {
     const statementAnswers = (await events(id)).filter((e) => e.type === 'checkpoint.resolved' && e.data.kind === 'statement');
     expect(statementAnswers).toHaveLength(1);
   });
+
+  it('asks nothing about a session that ended while it waited: on attach, and while a prompt is open', async () => {
+    const cancel = (id: string) => fetch(`${stack.url}/v1/sessions/${id}/cancel`, { method: 'POST' });
+    // Cancelled while awaiting input: its last checkpoint was never resolved, and never can be.
+    const ended = await createSession(stack.url, { problem, mode: 'interactive', seed: 'cli-ended' });
+    await waitForStatus(stack.url, ended, ['awaiting_input']);
+    expect((await cancel(ended)).status).toBe(200);
+    const replay = bo1(['attach', ended], env());
+    expect(await replay.exit).toBe(1);
+    expect(replay.stdout()).toContain('(the session ended before this was answered)');
+    expect(replay.stdout()).not.toMatch(/> $/m);
+    expect(replay.stdout()).toMatch(/Session cancelled/);
+    expect(replay.stderr()).toBe('');
+    replay.child.stdin.end();
+
+    // Cancelled by someone else while the prompt waits: the prompt is withdrawn, nothing is sent.
+    const live = await createSession(stack.url, { problem, mode: 'interactive', seed: 'cli-ended-live', checkpoints: { clarification: false } });
+    const run = bo1(['attach', live], env());
+    await run.waitFor(/Enter to confirm, or type a new statement > $/);
+    expect((await cancel(live)).status).toBe(200);
+    await run.waitFor(/\(the session ended: nothing to answer\)/);
+    expect(await run.exit).toBe(1);
+    expect(run.stderr()).toBe('');
+    run.child.stdin.end();
+    expect((await events(live)).filter((e) => e.type === 'checkpoint.resolved')).toHaveLength(0);
+  });
 });
