@@ -184,7 +184,7 @@ describe('simulated memory generators', () => {
       const out = gen(
         'expert_summary',
         `${seed}:sp1/summary/${p.code}`,
-        { persona: { code: p.code, name: p.name }, subProblem: { id: 'sp1', title: 'Choose the target segment' }, position: 'Focus on law firms with a paid pilot first', confidence: 0.72, contributions },
+        { persona: p, subProblem: { id: 'sp1', title: 'Choose the target segment', goal: 'Decide which segment to serve.', context: '', complexity: 5 }, position: 'Focus on law firms with a paid pilot first', confidence: 0.72, contributions, vote: null },
         expertSummarySchema,
       );
       const n = wordCount(out.summary);
@@ -204,9 +204,10 @@ describe('simulated memory generators', () => {
     expect(confs.size).toBeGreaterThan(3);
   });
 
-  it('expert_summary copes with missing hints', () => {
+  it('expert_summary copes with an expert who stated no position', () => {
     for (const seed of SEEDS.slice(0, 10)) {
-      const out = gen('expert_summary', seed, {}, expertSummarySchema);
+      const subProblem = { id: 'sp1', title: 'Choose the target segment', goal: 'Decide which segment to serve.', context: '', complexity: 5 };
+      const out = gen('expert_summary', seed, { persona: PERSONAS[0]!, subProblem, position: '', confidence: 0.6, contributions: [], vote: null }, expertSummarySchema);
       expect(wordCount(out.summary)).toBeGreaterThanOrEqual(40);
       expect(out.confidence).toBeGreaterThanOrEqual(0.5);
     }
@@ -221,7 +222,7 @@ describe('simulated memory generators', () => {
       'As [PERSON_1] told [NAME_1], The [NAME_2] deal with [COMPANY_1] matters.\n---\nWe recommend [NAME_1] calls [NAME_3] and [NAME_4]. I think SEO works. Law firms pay more.',
     );
     expect(gen('anonymise', 'seed1:anon2', { text: 'Already [NAME_2], now Bob Smith.' }, anonymised).text).toBe('Already [NAME_2], now [NAME_3].');
-    expect(gen('anonymise', 'seed1:anon3', {}, anonymised).text).toBe('');
+    expect(gen('anonymise', 'seed1:anon3', { text: '' }, anonymised).text).toBe('');
   });
 
   const sessions = [
@@ -275,7 +276,7 @@ describe('simulated memory generators', () => {
       expect(gen('lessons_same', seed, { a: 'one', b: 'two', similarity: 0.82 }, sameLessonSchema).same).toBe(true);
       expect(gen('lessons_same', seed, { a: 'one', b: 'two', similarity: 0.8199 }, sameLessonSchema).same).toBe(false);
     }
-    expect(gen('lessons_same', 'x', { a: 'set tighter success criteria early', b: 'set tighter success criteria early' }, sameLessonSchema).same).toBe(true);
+    expect(gen('lessons_same', 'x', { a: 'set tighter success criteria early', b: 'set tighter success criteria early', similarity: 1 }, sameLessonSchema).same).toBe(true);
   });
 
   it('lessons_query: a generalised query and topic tags', () => {
@@ -283,11 +284,11 @@ describe('simulated memory generators', () => {
       { problem: 'Should I raise prices for Acme Corp customers from $29 to $49/month?', category: 'pricing' },
       { problem: 'Should we hire a co-founder or a contractor to build the MVP in 6 months?', category: 'hiring' },
       { problem: 'help', category: 'other' },
-      { problem: '', category: '' },
+      { problem: '', category: 'other' },
     ];
     for (const seed of SEEDS.slice(0, 20)) {
       for (const hints of problems) {
-        const q = gen('lessons_query', `${seed}:memory/lessons`, hints, lessonQuerySchema);
+        const q = gen('lessons_query', `${seed}:memory/lessons`, { ...hints, statement: hints.problem }, lessonQuerySchema);
         expect(q.query).not.toMatch(/\d|Acme Corp/);
         if (hints.category === 'pricing') {
           expect(q.query).toMatch(/^Pricing decisions/);
@@ -305,11 +306,11 @@ describe('simulated memory generators', () => {
       { id: 'd', lesson: 'A hunch.', confidence: 0.3 },
     ];
     for (const seed of SEEDS.slice(0, 20)) {
-      const { ranked } = gen('lessons_rank', seed, { candidates }, lessonRankingSchema);
+      const { ranked } = gen('lessons_rank', seed, { statement: 'Should I raise prices?', candidates: candidates.map((c) => ({ ...c, triggerConditions: 'When pricing.' })) }, lessonRankingSchema);
       expect(ranked.map((r) => r.id)).toEqual(['b', 'c', 'a', 'd']);
       expect(ranked.map((r) => r.shouldUse)).toEqual([true, true, false, false]);
       expect(ranked.every((r) => r.applies.length > 10 && wordCount(r.applies) <= 25)).toBe(true);
     }
-    expect(gen('lessons_rank', 'x', {}, lessonRankingSchema).ranked).toEqual([]);
+    expect(gen('lessons_rank', 'x', { statement: 'x', candidates: [] }, lessonRankingSchema).ranked).toEqual([]);
   });
 });

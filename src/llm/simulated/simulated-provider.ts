@@ -1,5 +1,11 @@
 import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse } from '../../ports/llm';
-import { GENERATORS, plainText, sampleFromSchema } from './generators';
+import { DEBATE } from './debate';
+import { INTAKE } from './intake';
+import { MEMORY } from './memory';
+import { fillSchema, plainText } from './schema-fill';
+import { SYNTHESIS } from './synthesis';
+import { seedOf } from './text';
+import { VOTING } from './voting';
 import { rng } from './random';
 
 /**
@@ -50,25 +56,20 @@ function untilAborted(wait: Promise<void>, signal?: AbortSignal): Promise<void> 
   });
 }
 
-/** The answer text for a request; exported for tests and tools that want it without the wait. */
-export function simulate(req: Pick<LlmRequest, 'key' | 'purpose' | 'input' | 'json'>): string {
-  const r = rng(`${req.key}|${req.purpose}`);
-  const input = req.input !== null && typeof req.input === 'object' ? (req.input as Record<string, unknown>) : {};
-  const hints = { ...schemaHints(req.json?.schema), ...input };
-  const generator = GENERATORS[req.purpose];
-  if (generator) return JSON.stringify(generator(hints, r, req.key));
-  if (req.json) return JSON.stringify(sampleFromSchema(req.json.schema, r));
-  return plainText(hints, r);
-}
+/** Every purpose the board answers, from the catalogue call's typed input. */
+const ANSWERS = new Map([...INTAKE, ...DEBATE, ...VOTING, ...SYNTHESIS, ...MEMORY]);
 
 /**
- * Hints recoverable from the answer's schema alone, for requests that arrive
- * without any (e.g. over the wire in the fake Anthropic server): the option
- * ids a vote may choose from.
+ * The answer text for a request; exported for tests and tools that want it
+ * without the wait. A request without its typed input (over the wire, or a
+ * purpose the board does not know) is answered from its JSON schema alone.
  */
-function schemaHints(schema: Record<string, unknown> | undefined): Record<string, unknown> {
-  const ids = (schema?.properties as { optionId?: { enum?: unknown[] } } | undefined)?.optionId?.enum;
-  return Array.isArray(ids) ? { options: ids.map((id) => ({ id: String(id), title: `option ${String(id)}` })) } : {};
+export function simulate(req: Pick<LlmRequest, 'key' | 'purpose' | 'input' | 'json'>): string {
+  const r = rng(`${req.key}|${req.purpose}`);
+  const answer = ANSWERS.get(req.purpose);
+  if (answer && req.input !== undefined) return JSON.stringify(answer(req.input, { r, key: req.key, seed: seedOf(req.key) }));
+  if (req.json) return JSON.stringify(fillSchema(req.json.schema, r));
+  return plainText(r);
 }
 
 /** A few deterministic chunks, cut at spaces where possible. */
