@@ -100,7 +100,7 @@ describe('disclaimersFor', () => {
 });
 
 describe('screenRequest', () => {
-  const scenarios: { id: string; problem: string; context: string }[] = JSON.parse(readFileSync('/work/shared/problems/scenarios.json', 'utf8'));
+  const scenarios: { id: string; problem: string; context: string }[] = JSON.parse(readFileSync(new URL('../fixtures/scenarios.json', import.meta.url), 'utf8'));
 
   it.each(scenarios.map((s) => [s.id, s] as const))('allows the scenario %s', (_id, s) => {
     expect(screenRequest(`${s.problem}\n${s.context}`)).toMatchObject({ allowed: true, category: 'ok' });
