@@ -21,6 +21,7 @@ import { memoryBench } from './memory';
 import { checkpointBench } from './checkpoints';
 import { subscribe } from './sse';
 import { ensureDatabase } from '../../src/db/client';
+import { pct } from './percentile';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
@@ -31,10 +32,6 @@ const CALL_LATENCY = process.env.BENCH_CALL_LATENCY_MS ?? '250';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bo1_bench';
 await ensureDatabase(DATABASE_URL);
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-};
 const fmt = (n: number) => n.toFixed(1);
 
 async function startService(extra: Record<string, string>) {
