@@ -69,7 +69,7 @@ export const harmScreenFileSchema = z
     file.rules.forEach((r, i) => {
       if (ids.has(r.id)) issue(`duplicate rule id ${r.id}`, ['rules', i, 'id']);
       ids.add(r.id);
-      if (r.category === 'ok') issue('"ok" means allowed and cannot be a refusal category', ['rules', i, 'category']);
+      if (r.category === 'ok') issue('ok means allowed and cannot be a refusal category', ['rules', i, 'category']);
       if (!file.categories[r.category]) issue(`unknown category ${r.category}`, ['rules', i, 'category']);
       r.all.forEach((c, j) => file.concepts[c] || issue(`unknown concept ${c}`, ['rules', i, 'all', j]));
       (r.unless ?? []).forEach((c, j) => file.cues[c] || issue(`unknown cue ${c}`, ['rules', i, 'unless', j]));
