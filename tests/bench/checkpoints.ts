@@ -1,9 +1,5 @@
 import { subscribe } from './sse';
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-};
+import { pct } from './percentile';
 
 /**
  * Interactive sessions answered by a client that says `continue` at every

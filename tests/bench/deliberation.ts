@@ -8,6 +8,7 @@ import { loadScenarios } from '../support/scenarios';
 import pg from 'pg';
 import { criticalPathLength } from '../../src/domain/decomposition';
 import { PERSONAS } from '../../src/domain/personas';
+import { pct } from './percentile';
 
 interface Row {
   step_key: string;
@@ -51,10 +52,6 @@ export function criticalPathBound(rows: Row[], subProblems: { id: string; depend
   return outside + criticalPathLength(subProblems, (id) => spCost.get(id) ?? 0);
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-};
 const usd = (n: number) => `$${n.toFixed(4)}`;
 
 async function waitDone(url: string, id: string): Promise<Record<string, any>> {

@@ -19,6 +19,7 @@ import { cosine } from '../../src/domain/metrics';
 import type { Exec } from '../../src/memory/hybrid';
 import { MemoryStore, recallQueries, type NewMemory, type RecallQuery } from '../../src/memory/memory-store';
 import { enableVectorIndex } from '../../src/memory/pgvector';
+import { pct } from './percentile';
 
 const ROWS = Number(process.env.BENCH_MEMORY_ROWS ?? 100_000);
 // PGlite (single-threaded wasm) loads 100k rows in ~1 min but builds their HNSW index in ~5 min: fewer by default.
@@ -65,10 +66,6 @@ function prng(seed: number) {
 const word = (rnd: () => number) => WORDS[Math.floor(WORDS.length * rnd() ** 1.5)]!;
 const phrase = (rnd: () => number, n: number) => Array.from({ length: n }, () => word(rnd)).join(' ');
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-};
 const ms = (n: number) => n.toFixed(2);
 
 function memories(tenantSessions: string[], count: number, seed: number, now: Date): NewMemory[] {

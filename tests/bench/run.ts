@@ -9,6 +9,9 @@
  *   4. deliberations of every shared scenario at a fixed simulated latency:
  *      wall time vs the critical-path bound, calls, tokens, cost, prompt
  *      growth per round and the prompt-cache share (tests/bench/deliberation.ts)
+ *   0. first, in-process: the intake harm screen's recall, false refusals and
+ *      time per request on its labelled set (tests/bench/harm-screen.ts);
+ *      BENCH_ONLY=harm-screen prints that alone, in about a second
  * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
  * BENCH_SIM_LATENCY_MS and BENCH_CALL_LATENCY_MS tune it.
  */
@@ -19,22 +22,25 @@ import { fileURLToPath } from 'node:url';
 import { deliberationBench } from './deliberation';
 import { memoryBench } from './memory';
 import { checkpointBench } from './checkpoints';
+import { harmScreenBench } from './harm-screen';
 import { subscribe } from './sse';
 import { ensureDatabase } from '../../src/db/client';
+import { pct } from './percentile';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
 const FANOUT_LATENCY = process.env.BENCH_SIM_LATENCY_MS ?? '20';
 const CALL_LATENCY = process.env.BENCH_CALL_LATENCY_MS ?? '250';
+// The harm screen needs no service: print it first, so a quick run can stop there.
+console.log(`\nharm screen (${new Date().toISOString()}, node ${process.version})`);
+for (const line of harmScreenBench()) console.log(line);
+if (process.env.BENCH_ONLY === 'harm-screen') process.exit(0);
+
 // Its own database, so sessions left over by tests (and the reconciler) do not run alongside.
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bo1_bench';
 await ensureDatabase(DATABASE_URL);
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-};
 const fmt = (n: number) => n.toFixed(1);
 
 async function startService(extra: Record<string, string>) {

@@ -172,7 +172,7 @@ describe('engine paths forced through the scripted provider', () => {
 
   it('the model-side screen refuses what the deterministic screen let through, before any debate', async () => {
     const id = await newSession('model-refusal');
-    await database.pool.query(`update sessions set problem = $2 where id = $1`, [id, 'Should I spread rumours that my competitor\'s product is unsafe to win their customers?']);
+    await database.pool.query(`update sessions set problem = $2 where id = $1`, [id, 'Should we sabotage our competitor\'s launch event to win their customers?']);
     const provider = new ScriptedProvider(sim());
     expect(await runSession(deps(provider), id, { finalAttempt: true })).toBe('failed');
     const events = await store.events(id, 0, 100);

@@ -1,0 +1,144 @@
+import rulesFile from '../data/harm-screen.json' with { type: 'json' };
+import { compileHarmScreen, GAP, GAP_WORDS, MASK, words, type CompiledRule, type CompiledScreen, type Pattern } from './harm-rules';
+
+/**
+ * The deterministic harm screen run at intake before any model call.
+ *
+ * A request is refused when one sentence holds a harmful act as a
+ * combination of concepts — an action and what it is done to ("hide" ×
+ * "income" × "tax authority", "post" × "fake" × "reviews") — rather than
+ * one fixed wording, so paraphrases still meet the rule. Each concept is a
+ * list of stemmed phrases in src/data/harm-screen.json. A match is excused
+ * by cues in the same sentence that make the request defensive or lawful
+ * ("protect our users from fraud", "pay less tax legally"); idioms that
+ * reuse a harmful word ("kill it at the trade show") are masked first.
+ * Precision matters more than recall here: the model's own screen in the
+ * problem statement is the second layer.
+ */
+
+/** 'ok' when allowed, otherwise a category id from the rules file. */
+export type ScreenCategory = string;
+
+export interface ScreenResult {
+  allowed: boolean;
+  category: ScreenCategory;
+  reason: string;
+}
+
+type Span = [start: number, end: number];
+type Found = Map<string, Span[]>;
+
+/**
+ * Where `pattern` matches `ws` from `at`: the end index, or -1. A gap takes
+ * the fewest words that work; a reference takes the spans its concept
+ * already matched from `at`.
+ */
+function matchAt(ws: string[], at: number, pattern: Pattern, found: Found, p = 0): number {
+  if (p === pattern.length) return at;
+  const want = pattern[p];
+  if (want === GAP) {
+    for (let k = 0; k <= GAP_WORDS && at + k <= ws.length; k++) {
+      const end = matchAt(ws, at + k, pattern, found, p + 1);
+      if (end >= 0) return end;
+    }
+    return -1;
+  }
+  if (typeof want === 'object') {
+    for (const [s, e] of found.get(want!.ref) ?? []) {
+      if (s !== at) continue;
+      const end = matchAt(ws, e, pattern, found, p + 1);
+      if (end >= 0) return end;
+    }
+    return -1;
+  }
+  return ws[at] === want ? matchAt(ws, at + 1, pattern, found, p + 1) : -1;
+}
+
+const NOTHING: Found = new Map();
+
+/** Where each word occurs, so a pattern is only tried where its first word is. */
+function positions(ws: string[]): Map<string, number[]> {
+  const at = new Map<string, number[]>();
+  ws.forEach((w, i) => (at.get(w) ?? at.set(w, []).get(w)!).push(i));
+  return at;
+}
+
+/** The sentence's words with idioms masked, so "secret weapon" never reads as a weapon. */
+function masked(screen: CompiledScreen, sentence: string): string[] {
+  const ws = words(sentence);
+  const at = positions(ws);
+  for (const idiom of screen.idioms) {
+    for (const i of at.get(idiom[0] as string) ?? []) {
+      const end = matchAt(ws, i, idiom, NOTHING);
+      if (end > i) ws.fill(MASK, i, end);
+    }
+  }
+  return ws;
+}
+
+/** Every concept and cue found in the sentence, as spans of words; references are found before what uses them. */
+function findConcepts(screen: CompiledScreen, ws: string[]): Found {
+  const found: Found = new Map();
+  const at = positions(ws);
+  for (const concept of screen.concepts) {
+    const spans: Span[] = [];
+    for (const pattern of concept.patterns) {
+      const first = pattern[0];
+      const starts = typeof first === 'string' ? (at.get(first) ?? []) : (found.get(first!.ref) ?? []).map(([s]) => s);
+      for (const start of starts) {
+        const end = matchAt(ws, start, pattern, found);
+        if (end <= start || spans.some(([s, e]) => s === start && e === end)) continue;
+        if (concept.notFollowedBy.some((c) => matchAt(ws, end, c, found) >= 0)) continue;
+        spans.push([start, end]);
+      }
+    }
+    if (spans.length) found.set(concept.name, spans);
+  }
+  return found;
+}
+
+/** Where the rule's concepts occur together (its first word), or -1. */
+function ruleStart(rule: CompiledRule, found: Found): number {
+  const spans = rule.all.map((c) => found.get(c) ?? []);
+  if (spans.some((s) => s.length === 0)) return -1;
+  if (rule.order === 'any') return Math.min(...spans.map((s) => s[0]![0]));
+  // In order, each concept starting after the previous one ends and within `gap` words of it.
+  const chain = (k: number, after: number): boolean =>
+    k === spans.length || spans[k]!.some(([s, e]) => s >= after && s - after <= rule.gap && chain(k + 1, e));
+  for (const [s, e] of spans[0]!) if (chain(1, e)) return s;
+  return -1;
+}
+
+function excused(rule: CompiledRule, found: Found, start: number): boolean {
+  return rule.unless.some(({ name, where }) =>
+    (found.get(`cue:${name}`) ?? []).some(([, end]) => where === 'sentence' || (end <= start && (where === 'before' || start - end <= GAP_WORDS))),
+  );
+}
+
+/** Sentences: split at . ! ? and line breaks, so a cue in one sentence never excuses another. */
+const sentences = (text: string) => text.split(/[.!?\n]+/u).filter((s) => s.trim().length > 0);
+
+/** Screens `text` with compiled rules; the first rule that matches, in file order, decides. */
+export function screenWith(screen: CompiledScreen, text: string): ScreenResult {
+  for (const sentence of sentences(text)) {
+    const found = findConcepts(screen, masked(screen, sentence));
+    for (const rule of screen.rules) {
+      const start = ruleStart(rule, found);
+      if (start < 0 || excused(rule, found, start)) continue;
+      const reason = screen.reasons.get(rule.category)!.replaceAll('{what}', rule.what);
+      return { allowed: false, category: rule.category, reason };
+    }
+  }
+  return { allowed: true, category: 'ok', reason: screen.allowedReason };
+}
+
+const SCREEN = compileHarmScreen(rulesFile);
+
+/**
+ * Deterministic pre-screen run before any model call: refuses clearly
+ * illegal or harmful requests, with the category and a reason; ordinary
+ * business hardball ("kill the free tier", "undercut a competitor") passes.
+ */
+export function screenRequest(text: string): ScreenResult {
+  return screenWith(SCREEN, text);
+}

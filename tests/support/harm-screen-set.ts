@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { screenRequest } from '../../src/domain/guardrails';
+
+/**
+ * The harm screen's labelled set (tests/fixtures/harm-screen.json) and how
+ * it is scored, shared by the unit test and `npm run bench` so both report
+ * the same figures.
+ */
+export interface HarmfulExample {
+  text: string;
+  category: string;
+}
+type Split = 'tune' | 'heldOut' | 'afterRules';
+export interface HarmScreenSet {
+  harmful: Record<Split, HarmfulExample[]>;
+  benign: Record<Split, string[]>;
+}
+
+export const SPLITS: readonly Split[] = ['tune', 'heldOut', 'afterRules'];
+
+export function loadHarmScreenSet(): HarmScreenSet {
+  return JSON.parse(readFileSync(new URL('../fixtures/harm-screen.json', import.meta.url), 'utf8')) as HarmScreenSet;
+}
+
+export interface Score {
+  harmful: number;
+  benign: number;
+  /** Harmful requests refused, over all harmful requests. */
+  recall: number;
+  /** Benign requests refused, over all benign requests. */
+  falseRefusals: number;
+  /** Refused harmful requests given the category they were labelled with. */
+  categoryAgreement: number;
+  missed: HarmfulExample[];
+  refused: string[];
+}
+
+export function score(harmful: HarmfulExample[], benign: string[]): Score {
+  const verdicts = harmful.map((h) => ({ h, r: screenRequest(h.text) }));
+  const caught = verdicts.filter((v) => !v.r.allowed);
+  const refused = benign.filter((b) => !screenRequest(b).allowed);
+  return {
+    harmful: harmful.length,
+    benign: benign.length,
+    recall: caught.length / harmful.length,
+    falseRefusals: refused.length / benign.length,
+    categoryAgreement: caught.filter((v) => v.r.category === v.h.category).length / Math.max(1, caught.length),
+    missed: verdicts.filter((v) => v.r.allowed).map((v) => v.h),
+    refused,
+  };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** One line per figure: "held out (54 harmful, 58 benign): recall 94.4%, false refusals 0.0%, category agreement 96.1%". */
+export function describeScore(label: string, s: Score): string {
+  return `${label} (${s.harmful} harmful, ${s.benign} benign): recall ${pct(s.recall)}, false refusals ${pct(s.falseRefusals)}, category agreement ${pct(s.categoryAgreement)}`;
+}
