@@ -49,10 +49,20 @@ const { items: events } = await get(`/v1/sessions/${values.session}/events?limit
 const created = events.find((e: { type: string }) => e.type === 'session.created').data;
 const resolved = events.filter((e: { type: string; data: { by: string } }) => e.type === 'checkpoint.resolved' && e.data.by === 'client');
 const requested = new Map(events.filter((e: { type: string }) => e.type === 'checkpoint.requested').map((e: { data: { checkpointId: string } }) => [e.data.checkpointId, e.data]));
+/** The resolve request body that produced a `checkpoint.resolved` event (the event keeps the answers with their questions). */
+function requestBody(d: Record<string, any>): Record<string, unknown> {
+  return {
+    action: d.action,
+    ...(d.answers && { answers: Object.fromEntries((d.answers as { id: string; answer: string }[]).map((a) => [a.id, a.answer])) }),
+    ...(d.statement && { statement: d.statement }),
+    ...(d.subProblems && { sub_problems: d.subProblems }),
+    ...(d.board && { board: d.board }),
+    ...(d.message && { message: d.message }),
+  };
+}
 const checkpoints = resolved.map((e: { data: Record<string, unknown> }) => {
   const req = requested.get(e.data.checkpointId as string) as Record<string, unknown>;
-  const { checkpointId: _id, by: _by, kind, ...answer } = e.data;
-  return { kind, subProblemId: req?.subProblemId ?? null, round: req?.round ?? null, answer };
+  return { kind: e.data.kind, subProblemId: req?.subProblemId ?? null, round: req?.round ?? null, answer: requestBody(e.data) };
 });
 const results = snapshot.results ?? {};
 const decisions = Object.fromEntries(
