@@ -150,7 +150,7 @@ export function apply(state: DebateState, result: DebateResult, s: EngineSetting
       const r = currentRound(st);
       if (result.vectors.length !== 2 * r.turns.length) throw new Error(`round ${r.round}: ${result.vectors.length} embeddings for ${r.turns.length} turns`);
       r.vectors = r.turns.map((_, i) => ({ text: result.vectors[2 * i]!, position: result.vectors[2 * i + 1]! }));
-      r.turns.forEach((t, i) => (st.positionVectors[t.persona] = r.vectors![i]!.position));
+      for (const [i, t] of r.turns.entries()) st.positionVectors[t.persona] = r.vectors[i]!.position;
       st.stage = 'evaluate';
       return st;
     }
@@ -222,7 +222,7 @@ function foldEnd(st: DebateState, end: RoundEnd, s: EngineSettings): DebateState
   const r = currentRound(st);
   r.end = end;
   st.metrics.push(end.metrics);
-  r.vectors!.forEach((v) => st.history.push({ vector: v.text, round: r.round }));
+  for (const v of r.vectors!) st.history.push({ vector: v.text, round: r.round });
   if (end.redirect) st.redirects += 1;
 
   const next = r.next;
