@@ -7,7 +7,7 @@ import type { EngineSettings } from './settings';
  */
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /** Cosine similarity; 0 when either vector is all zeros (empty text is similar to nothing). */

@@ -1,7 +1,6 @@
 import type { SubProblemBrief } from '../../calls/debate';
 import type { CheckpointSettings } from '../../domain/checkpoints';
-import type { Persona, ProblemStatement, SubProblem } from '../../domain/model';
-import { personaByCode } from '../../domain/personas';
+import type { ProblemStatement, SubProblem } from '../../domain/model';
 import type { EngineSettings } from '../../domain/settings';
 import type { Embedder } from '../../ports/embeddings';
 import type { MemoryPort, MemorySettings } from '../../ports/memory';
@@ -49,13 +48,7 @@ export function createEngine(run: SessionRun, settings: EngineSettings, embedder
   return { run, settings, embedder, ...session, category: 'other' };
 }
 
-export const persona = (code: string): Persona => {
-  const p = personaByCode(code);
-  if (!p) throw new Error(`unknown persona ${code}`);
-  return p;
-};
-
-export const nameOf = (code: string) => personaByCode(code)?.name ?? code;
+export { nameOf, personaOf as persona } from '../../domain/personas';
 
 /** The facts about a sub-problem every prompt about it carries. */
 export const brief = (sp: SubProblem): SubProblemBrief => ({
@@ -72,5 +65,4 @@ export interface Framing {
   order: string[];
 }
 
-export const wordCount = (t: string) => t.split(/\s+/).filter(Boolean).length;
-export const round4 = (n: number) => Math.round(n * 1e4) / 1e4;
+export { round4 } from '../../domain/metrics';

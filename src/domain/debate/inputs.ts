@@ -1,0 +1,75 @@
+import type { ExpertTurnInput, FacilitatorInput, ModeratorInput, ResearchInput } from '../../calls/debate';
+import { debateContext } from '../context';
+import { personaOf } from '../personas';
+import type { EngineSettings } from '../settings';
+import { currentRound, type DebateState } from './state';
+
+/**
+ * What each participant sees: the typed inputs of the catalogue's calls
+ * (src/calls/debate.ts), built from the debate state alone.
+ */
+
+/** Each speaker of the round under way, with the discussion and positions as they stood before the round. */
+export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertTurnInput[] {
+  const { setup, positions } = state;
+  const r = currentRound(state);
+  const discussion = debateContext(state.rounds, state.keyArguments, s);
+  return r.speakers.map((code) => ({
+    persona: personaOf(code),
+    subProblem: setup.subProblem,
+    decidedEarlier: setup.decidedEarlier,
+    panel: setup.panel,
+    round: r.round,
+    maxRounds: setup.maxRounds,
+    phase: r.phase,
+    memory: setup.memory[code] ?? '',
+    discussion,
+    previous: positions[code] ?? null,
+    others: Object.entries(positions)
+      .filter(([c]) => c !== code)
+      .map(([c, position]) => ({ persona: c, position })),
+    moderator: r.inputs.moderator,
+    research: r.inputs.research,
+    question: r.inputs.question,
+    redirect: r.inputs.redirect,
+    intervention: r.inputs.intervention,
+    repeated: r.inputs.repeated.includes(code),
+    notice: r.inputs.notices[code] ?? null,
+  }));
+}
+
+/** The facilitator reads this round's turns. */
+export function facilitatorInput(state: DebateState): FacilitatorInput {
+  const { setup } = state;
+  const r = currentRound(state);
+  return {
+    subProblem: setup.subProblem,
+    round: r.round,
+    maxRounds: setup.maxRounds,
+    phase: r.phase,
+    panel: setup.panel,
+    lessons: setup.lessons,
+    intervention: r.inputs.intervention,
+    contributions: r.turns.map((t) => ({
+      persona: t.persona,
+      text: t.text,
+      position: t.position,
+      agreesWith: t.agreesWith,
+      disagreesWith: t.disagreesWith,
+      researchRequest: t.researchRequest,
+    })),
+  };
+}
+
+/** A moderator (or the facilitator's deadlock break) answers the positions as they stand. */
+export function moderatorInput(state: DebateState, kind: ModeratorInput['kind']): ModeratorInput {
+  return {
+    kind,
+    subProblem: state.setup.subProblem,
+    positions: Object.entries(state.positions).map(([c, position]) => ({ persona: c, position })),
+  };
+}
+
+export function researchInput(state: DebateState, query: string): ResearchInput {
+  return { subProblem: state.setup.subProblem, query };
+}

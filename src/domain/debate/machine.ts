@@ -1,0 +1,267 @@
+import { contributionCall, openingStatementCall, type ExpertTurnInput, type FacilitatorInput, type ModeratorInput, type ResearchInput } from '../../calls/debate';
+import type { Resolution } from '../checkpoints';
+import type { EventDraft } from '../events';
+import type { FacilitatorRound } from '../model';
+import { noveltyVerdicts, prioritise } from '../novelty';
+import { nameOf } from '../personas';
+import type { EngineSettings } from '../settings';
+import { debatePhase, selectSpeakers } from '../speakers';
+import { debateProgress, moderatorKind, type DebateProgress } from './evaluate';
+import { expertTurnInputs, facilitatorInput, moderatorInput, researchInput } from './inputs';
+import { debateOutcome, personStops, roundEndAsk, type RoundEndAsk } from './outcome';
+import { emptyCarry, currentRound, type DebateOutcome, type DebateState, type RoundEnd, type Turn } from './state';
+import { debateStartedEvents, roundOpenedEvents } from './steps';
+
+/**
+ * The debate of one sub-problem as a state machine: `next(state)` says what
+ * to do, the engine does it (model calls, the clock, embeddings, a person's
+ * answer) and `apply(state, result)` folds the result in. An opening round
+ * with everyone, then rounds where the facilitator polls who has something
+ * material, until an adaptive stopping rule, a hard limit or the person moves
+ * the board to the vote. Every rule lives in the pure policies it calls
+ * (speakers, stopping, moderators, metrics, novelty, context).
+ *
+ * Step keys are the engine's memo keys: a replay finds each committed step
+ * under the same key, so they must not change.
+ */
+
+type ExpertCall = typeof openingStatementCall;
+
+export type DebateAction =
+  | { kind: 'start'; key: string; events: EventDraft[]; progress: DebateProgress }
+  | { kind: 'open_round'; key: string; events: EventDraft[] }
+  /** One step per speaker, run in parallel. */
+  | { kind: 'expert_turns'; turns: { key: string; call: ExpertCall; input: ExpertTurnInput }[] }
+  | { kind: 'facilitate'; key: string; input: FacilitatorInput }
+  /** Embed each turn's text and position (not a step: embeddings are recomputed on replay, as the metrics' history needs them). */
+  | { kind: 'embed'; texts: string[] }
+  /** The round's end (evaluate.ts), with what the novelty memory keeps of it. */
+  | { kind: 'evaluate'; key: string; round: number; utterances: { persona: string; text: string; vector: number[] }[]; question: string }
+  /** Compare the opening positions with what the experts concluded in earlier sessions. */
+  | { kind: 'check_stances'; positions: Record<string, string> }
+  | { kind: 'moderate'; key: string; round: number; input: ModeratorInput }
+  /** One step per request, run in parallel. */
+  | { kind: 'research'; round: number; requests: { key: string; input: ResearchInput }[] }
+  | { kind: 'ask'; ask: RoundEndAsk }
+  | { kind: 'finish'; outcome: DebateOutcome };
+
+export type DebateResult =
+  | { kind: 'started'; startedAt: string }
+  | { kind: 'round_opened' }
+  | { kind: 'turns'; turns: Turn[] }
+  | { kind: 'facilitated'; facilitator: FacilitatorRound }
+  | { kind: 'embedded'; vectors: number[][] }
+  | { kind: 'evaluated'; end: RoundEnd }
+  | { kind: 'stances'; notices: Record<string, string> }
+  | { kind: 'moderated'; text: string }
+  | { kind: 'researched'; findings: { query: string; findings: string }[] }
+  | { kind: 'steered'; resolution: Resolution };
+
+/** The result each stage waits for. */
+const EXPECTS: Record<DebateState['stage'], DebateResult['kind'] | null> = {
+  start: 'started',
+  round: 'round_opened',
+  experts: 'turns',
+  facilitator: 'facilitated',
+  embed: 'embedded',
+  evaluate: 'evaluated',
+  stances: 'stances',
+  moderator: 'moderated',
+  research: 'researched',
+  checkpoint: 'steered',
+  done: null,
+};
+
+export function next(state: DebateState, s: EngineSettings): DebateAction {
+  const sp = state.setup.subProblem.id;
+  const key = (k: string) => `${sp}/${k}`;
+  const at = (k: string) => key(`r${currentRound(state).round}/${k}`);
+  switch (state.stage) {
+    case 'start':
+      return { kind: 'start', key: key('start'), events: debateStartedEvents(state), progress: debateProgress(0, state.setup.maxRounds) };
+    case 'round':
+      return { kind: 'open_round', key: at('start'), events: roundOpenedEvents(state) };
+    case 'experts':
+      return {
+        kind: 'expert_turns',
+        // The fast tier for the parallel bulk of the debate (the spec's cost plan); judgement calls stay smart.
+        turns: expertTurnInputs(state, s).map((input) => ({ key: at(input.persona.code), call: input.round === 1 ? openingStatementCall : contributionCall, input })),
+      };
+    case 'facilitator':
+      return { kind: 'facilitate', key: at('facilitator'), input: facilitatorInput(state) };
+    case 'embed':
+      return { kind: 'embed', texts: currentRound(state).turns.flatMap((t) => [t.text, t.position]) };
+    case 'evaluate': {
+      const { round, turns, vectors, facilitator } = currentRound(state);
+      return {
+        kind: 'evaluate',
+        key: at('end'),
+        round,
+        utterances: turns.map((t, i) => ({ persona: t.persona, text: t.text, vector: vectors![i]!.text })),
+        question: facilitator!.nextQuestion,
+      };
+    }
+    case 'stances':
+      return { kind: 'check_stances', positions: state.positions };
+    case 'moderator': {
+      const { round, end } = currentRound(state);
+      const kind = moderatorKind(end!)!;
+      return { kind: 'moderate', key: at(kind), round, input: moderatorInput(state, kind) };
+    }
+    case 'research': {
+      const { round, end } = currentRound(state);
+      return { kind: 'research', round, requests: end!.research.map((query, i) => ({ key: at(`research${i + 1}`), input: researchInput(state, query) })) };
+    }
+    case 'checkpoint':
+      return { kind: 'ask', ask: roundEndAsk(state) };
+    case 'done':
+      return { kind: 'finish', outcome: debateOutcome(state, s) };
+  }
+}
+
+/**
+ * Folds a result into the state; returns a new state and leaves the given one
+ * untouched (a structured clone is edited, since results nest deeply and the
+ * copy costs nothing next to a model call).
+ */
+export function apply(state: DebateState, result: DebateResult, s: EngineSettings): DebateState {
+  const expected = EXPECTS[state.stage];
+  if (result.kind !== expected) throw new Error(`debate of ${state.setup.subProblem.id}: got ${result.kind} at stage ${state.stage}, expected ${expected ?? 'nothing'}`);
+  const st = structuredClone(state);
+  switch (result.kind) {
+    case 'started':
+      st.startedAt = result.startedAt;
+      return openRound(st, s);
+    case 'round_opened':
+      st.stage = 'experts';
+      return st;
+    case 'turns':
+      return foldTurns(st, result.turns);
+    case 'facilitated': {
+      const r = currentRound(st);
+      r.facilitator = result.facilitator;
+      st.wantsToSpeak = result.facilitator.wantsToSpeak;
+      st.keyArguments = result.facilitator.keyArguments;
+      st.rounds.push({ round: r.round, turns: r.turns.map((t) => ({ name: nameOf(t.persona), text: t.text })), summary: result.facilitator.summary });
+      st.stage = 'embed';
+      return st;
+    }
+    case 'embedded': {
+      const r = currentRound(st);
+      if (result.vectors.length !== 2 * r.turns.length) throw new Error(`round ${r.round}: ${result.vectors.length} embeddings for ${r.turns.length} turns`);
+      r.vectors = r.turns.map((_, i) => ({ text: result.vectors[2 * i]!, position: result.vectors[2 * i + 1]! }));
+      for (const [i, t] of r.turns.entries()) st.positionVectors[t.persona] = r.vectors[i]!.position;
+      st.stage = 'evaluate';
+      return st;
+    }
+    case 'evaluated':
+      return foldEnd(st, result.end, s);
+    case 'stances':
+      Object.assign(currentRound(st).next.notices, result.notices);
+      return afterStances(st);
+    case 'moderated': {
+      const r = currentRound(st);
+      const kind = moderatorKind(r.end!)!;
+      r.next.moderator = { kind, text: result.text };
+      st.interventions.push({ kind, round: r.round });
+      if (kind === 'deadlock') st.deadlockBreakAttempted = true;
+      else st.used.push(kind);
+      return afterModerator(st);
+    }
+    case 'researched':
+      currentRound(st).next.research = result.findings;
+      st.researchUsed += result.findings.length;
+      return afterResearch(st);
+    case 'steered': {
+      const r = currentRound(st);
+      r.steer = result.resolution;
+      if (result.resolution.action === 'intervene' && result.resolution.message) r.next.intervention = result.resolution.message;
+      if (personStops(result.resolution)) {
+        st.stage = 'done';
+        return st;
+      }
+      return openRound(st, s);
+    }
+  }
+}
+
+/** Plans the next round: its phase and speakers, and what they respond to (the last round's carry). */
+function openRound(st: DebateState, s: EngineSettings): DebateState {
+  const round = (st.current?.round ?? 0) + 1;
+  const { speakers, invited } = selectSpeakers({
+    round,
+    panel: st.setup.panel,
+    spokenCount: st.spoken,
+    lastSpeaker: st.lastSpeaker,
+    wantsToSpeak: st.wantsToSpeak,
+    perRound: s.speakersPerRound,
+  });
+  const inputs = st.current?.next ?? emptyCarry();
+  st.current = { round, phase: debatePhase(round), speakers, invited, inputs, turns: [], facilitator: null, vectors: null, end: null, next: emptyCarry(), steer: null };
+  st.stage = 'round';
+  return st;
+}
+
+function foldTurns(st: DebateState, turns: Turn[]): DebateState {
+  const r = currentRound(st);
+  const who = turns.map((t) => t.persona);
+  if (who.join() !== r.speakers.join()) throw new Error(`round ${r.round}: turns from ${who.join(', ')}, speakers ${r.speakers.join(', ')}`);
+  r.turns = turns;
+  for (const t of turns) {
+    st.spoken[t.persona] = (st.spoken[t.persona] ?? 0) + 1;
+    st.positions[t.persona] = t.position;
+    (st.turnsByPersona[t.persona] ??= []).push(t.text);
+  }
+  st.lastSpeaker = turns.at(-1)?.persona ?? st.lastSpeaker;
+  st.stage = 'facilitator';
+  return st;
+}
+
+/** The round's verdict, and what the next round carries from it. */
+function foldEnd(st: DebateState, end: RoundEnd, s: EngineSettings): DebateState {
+  const r = currentRound(st);
+  r.end = end;
+  st.metrics.push(end.metrics);
+  for (const v of r.vectors!) st.history.push({ vector: v.text, round: r.round });
+  if (end.redirect) st.redirects += 1;
+
+  const next = r.next;
+  next.question = r.facilitator!.nextQuestion;
+  // A notice stays until its expert speaks.
+  for (const [code, text] of Object.entries(r.inputs.notices)) if (!r.turns.some((t) => t.persona === code)) next.notices[code] = text;
+  next.redirect = end.redirect;
+  // Novelty memory: who repeated themselves speaks later and is asked for something new; who brought new material, sooner.
+  const verdicts = noveltyVerdicts(end.metrics.noveltyByPersona, s);
+  st.wantsToSpeak = prioritise(st.wantsToSpeak, verdicts);
+  const repeated = new Set(verdicts.blocked);
+  for (const [code, n] of Object.entries(end.metrics.noveltyByPersona)) if (n < s.repetitionNoveltyBelow) repeated.add(code);
+  next.repeated = [...repeated];
+
+  if (r.round === 1 && st.setup.checkStances) {
+    st.stage = 'stances';
+    return st;
+  }
+  return afterStances(st);
+}
+
+function afterStances(st: DebateState): DebateState {
+  if (moderatorKind(currentRound(st).end!)) {
+    st.stage = 'moderator';
+    return st;
+  }
+  return afterModerator(st);
+}
+
+function afterModerator(st: DebateState): DebateState {
+  if (currentRound(st).end!.research.length) {
+    st.stage = 'research';
+    return st;
+  }
+  return afterResearch(st);
+}
+
+/** Only a debate the rules let continue asks the person; a stopped one goes to the vote. */
+function afterResearch(st: DebateState): DebateState {
+  st.stage = currentRound(st).end!.stop.stop ? 'done' : 'checkpoint';
+  return st;
+}

@@ -1,0 +1,170 @@
+import type { SubProblemBrief } from '../../calls/debate';
+import type { TierPrices } from '../budget';
+import type { Resolution } from '../checkpoints';
+import type { RoundMetrics } from '../metrics';
+import type { Contribution, FacilitatorRound } from '../model';
+import type { Moderator } from '../moderators';
+import type { DebatePhase } from '../speakers';
+import type { StopDecision, StopReason } from '../stopping';
+
+/**
+ * The state of one sub-problem's debate: plain data (JSON in, JSON out), so
+ * the rules that move it on (machine.ts) are pure functions a test can drive
+ * with hand-made results, and a replay that folds the same stored results in
+ * reaches the same state.
+ */
+
+/** What does not change during the debate: given by the engine when it starts. */
+export interface DebateSetup {
+  subProblem: SubProblemBrief;
+  /** Persona codes of the board for this sub-problem. */
+  panel: string[];
+  maxRounds: number;
+  /** Decisions of earlier sub-problems this one depends on, rendered; '' for none. */
+  decidedEarlier: string;
+  /** Per expert: what memory contributes to their prompt, rendered. */
+  memory: Record<string, string>;
+  /** Lessons from earlier sessions, rendered for the facilitator; '' for none. */
+  lessons: string;
+  /** Experts remember positions from earlier sessions: after the opening round their stances are checked against them. */
+  checkStances: boolean;
+  /** The session's spending cap, USD; null for none. */
+  budgetUsd: number | null;
+  prices: TierPrices;
+  /** The embedder's calibration, so similarity thresholds mean the same whichever embedder runs. */
+  calibration: { different: number; same: number };
+}
+
+/** One expert's turn: their answer as the model gave it, and who gave it. */
+export interface Turn extends Contribution {
+  persona: string;
+}
+
+/** The end-of-round evaluation, as its step stores it. */
+export interface RoundEnd {
+  metrics: RoundMetrics;
+  stop: StopDecision;
+  moderator: Moderator | null;
+  redirect: boolean;
+  research: string[];
+  elapsedMs: number;
+}
+
+/** Inputs the next round's experts respond to: moderator, research, the facilitator's question, a redirect. */
+export interface Carry {
+  moderator: { kind: string; text: string } | null;
+  research: { query: string; findings: string }[];
+  question: string | null;
+  redirect: boolean;
+  /** Experts whose last contribution repeated what was said before. */
+  repeated: string[];
+  /** Experts told to explain a change from a remembered position, until they next speak. */
+  notices: Record<string, string>;
+  /** What the person said at the last round's checkpoint: the next round answers it first. */
+  intervention: string | null;
+}
+
+export const emptyCarry = (): Carry => ({ moderator: null, research: [], question: null, redirect: false, repeated: [], notices: {}, intervention: null });
+
+/** The round under way: its plan, and the results folded in so far. */
+export interface RoundInProgress {
+  round: number;
+  phase: DebatePhase;
+  speakers: string[];
+  invited: string[];
+  /** What this round's speakers respond to (the last round's carry). */
+  inputs: Carry;
+  turns: Turn[];
+  facilitator: FacilitatorRound | null;
+  /** Per turn, the embeddings of its text and of its position. */
+  vectors: { text: number[]; position: number[] }[] | null;
+  end: RoundEnd | null;
+  /** What the next round will respond to, built up as this round ends. */
+  next: Carry;
+  /** The person's answer at the round_end checkpoint. */
+  steer: Resolution | null;
+}
+
+/** Where the debate is: the stage names the next thing to do. */
+export type Stage = 'start' | 'round' | 'experts' | 'facilitator' | 'embed' | 'evaluate' | 'stances' | 'moderator' | 'research' | 'checkpoint' | 'done';
+
+export interface DebateState {
+  setup: DebateSetup;
+  stage: Stage;
+  /** When the debate started (ISO), for the time limit. */
+  startedAt: string | null;
+  /** Each round's turns and summary: the material of the "discussion so far". */
+  rounds: { round: number; turns: { name: string; text: string }[]; summary: string | null }[];
+  /** Every earlier contribution's embedding, for novelty. */
+  history: { vector: number[]; round: number }[];
+  /**
+   * Each expert's latest position embedding, in the order they first spoke
+   * (persona codes are never integer-like, so an object keeps that order).
+   */
+  positionVectors: Record<string, number[]>;
+  /** Each expert's latest stated position. */
+  positions: Record<string, string>;
+  turnsByPersona: Record<string, string[]>;
+  spoken: Record<string, number>;
+  metrics: RoundMetrics[];
+  interventions: { kind: string; round: number }[];
+  keyArguments: string[];
+  wantsToSpeak: string[];
+  lastSpeaker: string | null;
+  researchUsed: number;
+  redirects: number;
+  deadlockBreakAttempted: boolean;
+  /** Moderators that spoke already: each at most once per sub-problem. */
+  used: Moderator[];
+  current: RoundInProgress | null;
+}
+
+export interface DebateOutcome {
+  rounds: number;
+  maxRounds: number;
+  stopReason: StopReason;
+  stopDetail: string;
+  /** The person chose to skip the remaining sub-problems at this debate's last checkpoint. */
+  skipToFinal: boolean;
+  elapsedMs: number;
+  /** Each panel member's latest stated position. */
+  positions: Record<string, string>;
+  /** What each expert said, in order: the material of their post-debate summary. */
+  turnsByPersona: Record<string, string[]>;
+  transcript: string;
+  metrics: RoundMetrics[];
+  researchUsed: number;
+  interventions: { kind: string; round: number }[];
+  redirects: number;
+  deadlocksResolved: number;
+}
+
+export function startDebate(setup: DebateSetup): DebateState {
+  return {
+    setup,
+    stage: 'start',
+    startedAt: null,
+    rounds: [],
+    history: [],
+    positionVectors: {},
+    positions: {},
+    turnsByPersona: {},
+    spoken: Object.fromEntries(setup.panel.map((p) => [p, 0])),
+    metrics: [],
+    interventions: [],
+    keyArguments: [],
+    wantsToSpeak: [],
+    lastSpeaker: null,
+    researchUsed: 0,
+    redirects: 0,
+    deadlockBreakAttempted: false,
+    used: [],
+    current: null,
+  };
+}
+
+/** The round under way; a defect if asked for before the first round opened. */
+export function currentRound(state: DebateState): RoundInProgress {
+  if (!state.current) throw new Error(`debate of ${state.setup.subProblem.id}: no round under way at stage ${state.stage}`);
+  return state.current;
+}

@@ -1,0 +1,386 @@
+import { describe, expect, it } from 'vitest';
+import { contributionCall, openingStatementCall, type ExpertTurnInput, type FacilitatorInput } from '../../src/calls/debate';
+import type { Resolution } from '../../src/domain/checkpoints';
+import { evaluateRound, type RoundClock } from '../../src/domain/debate/evaluate';
+import { apply, next, type DebateAction, type DebateResult } from '../../src/domain/debate/machine';
+import { startDebate, type DebateOutcome, type DebateSetup, type DebateState } from '../../src/domain/debate/state';
+import { expertTurnDone, facilitatorDone } from '../../src/domain/debate/steps';
+import type { Contribution, FacilitatorRound } from '../../src/domain/model';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../src/domain/settings';
+
+/**
+ * The debate's rules driven with hand-made results: no Postgres, Redis,
+ * model or embedder. Each action is answered the way the engine would
+ * (expert and facilitator answers go through the same result functions the
+ * engine's steps use), so what is asserted is what a session would do.
+ */
+
+const PANEL = ['technical_architect', 'financial_analyst', 'user_advocate', 'risk_manager'];
+const T0 = Date.parse('2026-01-01T10:00:00.000Z');
+const S = DEFAULT_ENGINE_SETTINGS;
+
+const setup = (over: Partial<DebateSetup> = {}): DebateSetup => ({
+  subProblem: { id: 'sp1', title: 'Pricing', goal: 'Decide the price', context: '(none)', complexity: 5 },
+  panel: PANEL,
+  maxRounds: 7,
+  decidedEarlier: '',
+  memory: {},
+  lessons: '',
+  checkStances: false,
+  budgetUsd: null,
+  prices: { smart: { input: 3, output: 15 }, fast: { input: 1, output: 5 } },
+  // Raw cosine 0 → 0.1 and 1 → 0.9 on the calibrated scale.
+  calibration: { different: 0, same: 1 },
+  ...over,
+});
+
+interface Script {
+  turn?: (code: string, input: ExpertTurnInput) => Partial<Contribution>;
+  facilitator?: (round: number, input: FacilitatorInput) => Partial<FacilitatorRound>;
+  /** Embeddings of one round's texts; by default every text points somewhere new, so nothing repeats or converges. */
+  vectors?: (round: number, texts: string[], fresh: () => number[]) => number[][];
+  clock?: (round: number, state: DebateState) => RoundClock;
+  steer?: (round: number) => Resolution;
+  notices?: Record<string, string>;
+}
+
+const CONTINUE: Resolution = { action: 'continue', by: 'client' };
+
+/** The engine, played by hand: answers each action with what the script says. */
+function respond(state: DebateState, a: DebateAction, script: Script, fresh: () => number[], s: EngineSettings): DebateResult {
+  const round = state.current?.round ?? 0;
+  switch (a.kind) {
+    case 'start':
+      return { kind: 'started', startedAt: new Date(T0).toISOString() };
+    case 'open_round':
+      return { kind: 'round_opened' };
+    case 'expert_turns':
+      return {
+        kind: 'turns',
+        turns: a.turns.map(({ input }) => {
+          const code = input.persona.code;
+          const out: Contribution = {
+            text: `${code} says something in round ${input.round}.`,
+            position: `${code} holds position ${input.round}`,
+            agreesWith: [],
+            disagreesWith: [],
+            confidence: 0.7,
+            claims: [],
+            researchRequest: null,
+            ...script.turn?.(code, input),
+          };
+          return expertTurnDone(input, out).result;
+        }),
+      };
+    case 'facilitate': {
+      const out: FacilitatorRound = {
+        summary: `Round ${round} summary.`,
+        keyArguments: [`argument of round ${round}`],
+        relevance: 8,
+        agreement: 0.5,
+        sentiment: 'balanced',
+        wantsToSpeak: PANEL,
+        nextQuestion: `What next after round ${round}?`,
+        ...script.facilitator?.(round, a.input),
+      };
+      return { kind: 'facilitated', facilitator: facilitatorDone(a.input, out).result };
+    }
+    case 'embed':
+      return { kind: 'embedded', vectors: script.vectors ? script.vectors(round, a.texts, fresh) : a.texts.map(() => fresh()) };
+    case 'evaluate': {
+      const clock = script.clock?.(round, state) ?? { now: new Date(T0 + round * 10_000), spentUsd: 0 };
+      return { kind: 'evaluated', end: evaluateRound(state, clock, s).end };
+    }
+    case 'check_stances':
+      return { kind: 'stances', notices: script.notices ?? {} };
+    case 'moderate':
+      return { kind: 'moderated', text: `The ${a.input.kind} speaks after round ${a.round}.` };
+    case 'research':
+      return { kind: 'researched', findings: a.requests.map((r) => ({ query: r.input.query, findings: `What is known about ${r.input.query}.` })) };
+    case 'ask':
+      return { kind: 'steered', resolution: script.steer?.(a.ask.round) ?? CONTINUE };
+    case 'finish':
+      throw new Error('finish has no result');
+  }
+}
+
+interface Run {
+  actions: DebateAction[];
+  results: DebateResult[];
+  outcome: DebateOutcome;
+  final: DebateState;
+}
+
+function run(script: Script = {}, over: Partial<DebateSetup> = {}, s: EngineSettings = S): Run {
+  let dim = 0;
+  // A new one-hot direction each call: unrelated to everything said before.
+  const fresh = () => oneHot(dim++);
+  let state = startDebate(setup(over));
+  const actions: DebateAction[] = [];
+  const results: DebateResult[] = [];
+  for (let i = 0; i < 200; i++) {
+    const a = next(state, s);
+    actions.push(a);
+    if (a.kind === 'finish') return { actions, results, outcome: a.outcome, final: state };
+    const r = respond(state, a, script, fresh, s);
+    results.push(r);
+    state = apply(state, r, s);
+  }
+  throw new Error('the debate did not finish');
+}
+
+const oneHot = (i: number) => Array.from({ length: 256 }, (_, j) => (j === i ? 1 : 0));
+const ofKind = <K extends DebateAction['kind']>(actions: DebateAction[], kind: K) => actions.filter((a): a is Extract<DebateAction, { kind: K }> => a.kind === kind);
+const turnsOf = (r: Run) => ofKind(r.actions, 'expert_turns');
+const speakersOf = (r: Run) => turnsOf(r).map((a) => a.turns.map((t) => t.input.persona.code));
+const roundStarted = (a: Extract<DebateAction, { kind: 'open_round' }>) => a.events.find((e) => e.type === 'round.started')!.data as { round: number; phase: string; speakers: string[]; invited: string[] };
+
+describe('the debate machine: who speaks and what they see', () => {
+  it('opens with a start step, then an opening round where everyone speaks their opening statement', () => {
+    const r = run({}, { maxRounds: 3 });
+    expect(r.actions[0]).toMatchObject({ kind: 'start', key: 'sp1/start', progress: { stage: 'debate', round: 0, maxRounds: 3, fraction: 0 } });
+    expect(r.actions[0]!.kind === 'start' && r.actions[0].events).toEqual([
+      { type: 'subproblem.started', data: { subProblemId: 'sp1', title: 'Pricing', goal: 'Decide the price', maxRounds: 3, panel: PANEL, complexity: 5 } },
+    ]);
+    expect(r.actions[1]).toMatchObject({ kind: 'open_round', key: 'sp1/r1/start' });
+    const opening = turnsOf(r)[0]!;
+    expect(opening.turns.map((t) => t.key)).toEqual(PANEL.map((c) => `sp1/r1/${c}`));
+    expect(opening.turns.every((t) => t.call === openingStatementCall)).toBe(true);
+    expect(opening.turns[0]!.input).toMatchObject({ round: 1, phase: 'opening', previous: null, others: [], discussion: '(you are opening the discussion)', question: null });
+    expect(turnsOf(r)[1]!.turns.every((t) => t.call === contributionCall)).toBe(true);
+  });
+
+  it('later rounds take the least-heard of those the facilitator polled, capped per round, and nobody opens twice in a row', () => {
+    // Only two ask to speak after round 1; after round 2, everyone does.
+    const r = run({ facilitator: (round) => (round === 1 ? { wantsToSpeak: ['user_advocate', 'risk_manager', 'nobody_here'] } : {}) }, { maxRounds: 4 });
+    const [r1, r2, r3] = speakersOf(r);
+    expect(r1).toEqual(PANEL);
+    // The last speaker of round 1 (risk_manager) does not open round 2.
+    expect(r2).toEqual(['user_advocate', 'risk_manager']);
+    // Three per round, the least-heard first (the two who spoke twice come last), and not opened by round 2's last speaker.
+    expect(r3).toHaveLength(S.speakersPerRound);
+    expect(r3!.slice(0, 2).sort()).toEqual(['financial_analyst', 'technical_architect']);
+    expect(r3![0]).not.toBe(r2!.at(-1));
+    // What a later speaker sees: their own last position, the others', the discussion so far, the facilitator's question.
+    const seen = turnsOf(r)[1]!.turns[0]!.input;
+    expect(seen.previous).toBe('user_advocate holds position 1');
+    expect(seen.others.map((o) => o.persona)).toEqual(PANEL.filter((c) => c !== 'user_advocate'));
+    expect(seen.discussion).toContain('round 1] technical_architect says something in round 1.');
+    expect(seen.question).toBe('What next after round 1?');
+  });
+
+  it('invites a seat that has not spoken yet, with a facilitator message naming them', () => {
+    // The opening round seats everyone, so a silent seat only arises in a state where one did not speak: the state is plain data, so the test writes one.
+    let state = startDebate(setup({ maxRounds: 5 }));
+    const fresh = (() => {
+      let d = 0;
+      return () => oneHot(d++);
+    })();
+    while (state.stage !== 'checkpoint') state = apply(state, respond(state, next(state, S), {}, fresh, S), S);
+    // At round 1's checkpoint: risk_manager has not spoken and nobody polled them.
+    const silent: DebateState = JSON.parse(JSON.stringify(state));
+    silent.spoken.risk_manager = 0;
+    silent.wantsToSpeak = ['technical_architect', 'financial_analyst', 'user_advocate'];
+    silent.lastSpeaker = 'user_advocate';
+    const planned = apply(silent, { kind: 'steered', resolution: CONTINUE }, S);
+    expect(planned.current).toMatchObject({ round: 2, invited: ['risk_manager'] });
+    expect(planned.current!.speakers[0]).toBe('risk_manager');
+    const open = next(planned, S);
+    expect(open.kind === 'open_round' && open.events).toContainEqual({
+      type: 'facilitator.message',
+      data: { subProblemId: 'sp1', round: 2, kind: 'invite', text: 'Thomas Berg, we have not heard from you yet: what do you see that the others missed?' },
+    });
+  });
+
+  it('names the phase of each round: opening, early (2-4), middle (5-7), late (8+)', () => {
+    const r = run({}, { maxRounds: 9 });
+    const phases = ofKind(r.actions, 'open_round').map((a) => roundStarted(a).phase);
+    expect(phases).toEqual(['opening', 'early', 'early', 'early', 'middle', 'middle', 'middle', 'late', 'late']);
+    expect(turnsOf(r).map((a) => a.turns[0]!.input.phase)).toEqual(phases);
+    expect(r.outcome).toMatchObject({ rounds: 9, stopReason: 'max_rounds' });
+  });
+
+  it('a notice from the stance check reaches its expert in the next round they speak, then resolves', () => {
+    const notice = 'In an earlier session you concluded otherwise: explain what changed your mind.';
+    const r = run(
+      { notices: { risk_manager: notice }, facilitator: (round) => (round === 1 ? { wantsToSpeak: ['technical_architect'] } : {}) },
+      { checkStances: true, maxRounds: 3 },
+    );
+    // Asked once, after the opening round, with the positions just taken.
+    const checks = ofKind(r.actions, 'check_stances');
+    expect(checks).toHaveLength(1);
+    expect(Object.keys(checks[0]!.positions)).toEqual(PANEL);
+    const [, r2, r3] = turnsOf(r);
+    // risk_manager does not speak in round 2 (only two do), so the notice waits for round 3.
+    expect(r2!.turns.map((t) => t.input.persona.code)).not.toContain('risk_manager');
+    const third = r3!.turns.find((t) => t.input.persona.code === 'risk_manager')!;
+    expect(third.input.notice).toBe(notice);
+    expect(expertTurnDone(third.input, { text: 'I changed my mind because of the data.', position: 'p', agreesWith: [], disagreesWith: [], confidence: 0.6, claims: [], researchRequest: null }).events[0]).toEqual({
+      type: 'memory.contradiction_resolved',
+      data: { id: 'sp1:risk_manager', subProblemId: 'sp1', persona: 'risk_manager', round: 3 },
+    });
+  });
+});
+
+describe('the debate machine: moderators and research', () => {
+  it('a moderator fires at most once per kind: the contrarian against early agreement, the skeptic against unverified claims', () => {
+    // Every round agrees early and rests on assumptions: each moderator still speaks once.
+    const assumed = () => ({ claims: [{ claim: 'Customers will pay more', basis: 'assumption' as const }] });
+    const r = run({ facilitator: () => ({ agreement: 0.95 }), turn: assumed }, { maxRounds: 6 });
+    const moderators = ofKind(r.actions, 'moderate');
+    expect(moderators.map((m) => [m.key, m.input.kind])).toEqual([
+      ['sp1/r1/contrarian', 'contrarian'],
+      ['sp1/r3/skeptic', 'skeptic'],
+    ]);
+    expect(moderators[0]!.input.positions.map((p) => p.persona)).toEqual(PANEL);
+    // The next round's experts respond to it.
+    expect(turnsOf(r)[1]!.turns[0]!.input.moderator).toEqual({ kind: 'contrarian', text: 'The contrarian speaks after round 1.' });
+    expect(turnsOf(r)[2]!.turns[0]!.input.moderator).toBeNull();
+    expect(r.outcome.interventions).toEqual([
+      { kind: 'contrarian', round: 1 },
+      { kind: 'skeptic', round: 3 },
+    ]);
+  });
+
+  it('a deadlock gets one break from the facilitator, then a vote', () => {
+    const s: EngineSettings = { ...S, deadlock: { conflictAbove: 0.8, rounds: 2 } };
+    const everyoneDisagrees = (code: string) => ({ disagreesWith: PANEL.filter((c) => c !== code) });
+    const r = run({ turn: everyoneDisagrees }, { maxRounds: 7 }, s);
+    const moderators = ofKind(r.actions, 'moderate');
+    expect(moderators.map((m) => [m.key, m.input.kind])).toEqual([['sp1/r2/deadlock', 'deadlock']]);
+    expect(turnsOf(r)[2]!.turns[0]!.input.moderator).toEqual({ kind: 'deadlock', text: 'The deadlock speaks after round 2.' });
+    expect(r.outcome).toMatchObject({ rounds: 3, stopReason: 'deadlock', deadlocksResolved: 0, interventions: [{ kind: 'deadlock', round: 2 }] });
+    // No checkpoint once the rules stop the debate.
+    expect(ofKind(r.actions, 'ask').map((a) => a.ask.round)).toEqual([1, 2]);
+  });
+
+  it('a deadlock counts as resolved when the debate after the break stops for another reason', () => {
+    const s: EngineSettings = { ...S, deadlock: { conflictAbove: 0.8, rounds: 2 } };
+    const r = run({ turn: (code) => ({ disagreesWith: PANEL.filter((c) => c !== code) }) }, { maxRounds: 3 }, s);
+    expect(r.outcome).toMatchObject({ rounds: 3, stopReason: 'max_rounds', deadlocksResolved: 1 });
+  });
+
+  it('research requests run in parallel steps, capped per sub-problem, and their findings reach the next round', () => {
+    const r = run({ turn: (code, input) => ({ researchRequest: `What does ${code} need to know after round ${input.round}?` }) }, { maxRounds: 4 });
+    const research = ofKind(r.actions, 'research');
+    expect(research).toHaveLength(1);
+    expect(research[0]!.requests.map((q) => q.key)).toEqual(['sp1/r1/research1', 'sp1/r1/research2']);
+    expect(research[0]!.requests.map((q) => q.input.query)).toEqual([
+      'What does technical_architect need to know after round 1?',
+      'What does financial_analyst need to know after round 1?',
+    ]);
+    expect(turnsOf(r)[1]!.turns[0]!.input.research).toEqual([
+      { query: 'What does technical_architect need to know after round 1?', findings: 'What is known about What does technical_architect need to know after round 1?.' },
+      { query: 'What does financial_analyst need to know after round 1?', findings: 'What is known about What does financial_analyst need to know after round 1?.' },
+    ]);
+    expect(turnsOf(r)[2]!.turns[0]!.input.research).toEqual([]);
+    expect(r.outcome.researchUsed).toBe(S.researchPerSubProblem);
+  });
+});
+
+describe('the debate machine: the person and the stop', () => {
+  it('asks the round_end checkpoint after each round that continues, never after the last', () => {
+    const r = run({}, { maxRounds: 3 });
+    const asks = ofKind(r.actions, 'ask');
+    expect(asks.map((a) => a.ask.id)).toEqual(['sp1.r1', 'sp1.r2']);
+    expect(asks[1]!.ask).toMatchObject({
+      prompt: 'Round 2/3 of "Pricing" is done. Continue, move to the vote, intervene with your own point, or skip to the final recommendation.',
+      subProblemId: 'sp1',
+      round: 2,
+      proposal: { subProblemId: 'sp1', round: 2, maxRounds: 3, summary: 'Round 2 summary.' },
+    });
+    // Round 3 hit the cap: straight from its evaluation to the outcome.
+    expect(r.actions.slice(-2).map((a) => a.kind)).toEqual(['evaluate', 'finish']);
+  });
+
+  it("an intervention reaches the next round's experts and facilitator, once", () => {
+    const message = 'What about our cash runway of 14 months?';
+    const r = run({ steer: (round) => (round === 1 ? { action: 'intervene', by: 'client', message } : CONTINUE) }, { maxRounds: 3 });
+    const [, open2, open3] = ofKind(r.actions, 'open_round');
+    expect(open2!.events).toContainEqual({
+      type: 'facilitator.message',
+      data: { subProblemId: 'sp1', round: 2, kind: 'intervention', text: `The person intervened: "${message}". Experts, respond to this first.` },
+    });
+    expect(turnsOf(r)[1]!.turns.every((t) => t.input.intervention === message)).toBe(true);
+    expect(ofKind(r.actions, 'facilitate')[1]!.input.intervention).toBe(message);
+    expect(open3!.events.some((e) => e.type === 'facilitator.message')).toBe(false);
+    expect(turnsOf(r)[2]!.turns.every((t) => t.input.intervention === null)).toBe(true);
+  });
+
+  it('the person can move the board to the vote, or skip to the final recommendation', () => {
+    const toVote = run({ steer: (round) => (round === 2 ? { action: 'skip_to_vote', by: 'client' } : CONTINUE) });
+    expect(toVote.outcome).toMatchObject({ rounds: 2, stopReason: 'person', stopDetail: 'The person moved the board to the vote after round 2.', skipToFinal: false });
+    const toFinal = run({ steer: () => ({ action: 'skip_to_final', by: 'client' }) });
+    expect(toFinal.outcome).toMatchObject({ rounds: 1, stopReason: 'person', skipToFinal: true });
+  });
+
+  it('stops on consensus: positions converge, nothing new is said, nobody disagrees', () => {
+    const same = oneHot(255);
+    // Round 1 everyone somewhere new; from round 2 everyone says the same thing.
+    const r = run({ vectors: (round, texts, fresh) => texts.map(() => (round === 1 ? fresh() : same)) });
+    expect(r.outcome).toMatchObject({ rounds: 3, stopReason: 'consensus' });
+    expect(r.outcome.metrics.map((m) => m.round)).toEqual([1, 2, 3]);
+    expect(r.outcome.transcript).toContain('round 3]');
+  });
+
+  it('stops at the round cap', () => {
+    const r = run({}, { maxRounds: 2 });
+    expect(r.outcome).toMatchObject({ rounds: 2, maxRounds: 2, stopReason: 'max_rounds' });
+  });
+
+  it('stops when the next round would not fit the budget left after the reserve', () => {
+    const r = run({ clock: (round) => ({ now: new Date(T0 + round * 1000), spentUsd: round === 2 ? 0.95 : 0.1 }) }, { budgetUsd: 1 });
+    expect(r.outcome).toMatchObject({ rounds: 2, stopReason: 'budget' });
+  });
+
+  it('stops at the time limit, measured from the start step', () => {
+    const r = run({ clock: (round) => ({ now: new Date(T0 + round * 2 * 60_000), spentUsd: 0 }) });
+    // 2 min per round against a 5 min limit: round 3 is at 6 min.
+    expect(r.outcome).toMatchObject({ rounds: 3, stopReason: 'time_limit', elapsedMs: 6 * 60_000 });
+  });
+});
+
+describe('the debate machine: a pure function of its results', () => {
+  const script: Script = {
+    facilitator: (round) => ({ agreement: round === 1 ? 0.9 : 0.5, wantsToSpeak: round % 2 ? ['risk_manager'] : PANEL }),
+    turn: (code, input) => ({ researchRequest: input.round === 2 ? `Question from ${code}?` : null }),
+    steer: (round) => (round === 2 ? { action: 'intervene', by: 'client', message: 'Mind the runway.' } : CONTINUE),
+  };
+
+  it('the same results give the same actions, and folding the stored results into a fresh state replays to the same state', () => {
+    const a = run(script);
+    const b = run(script);
+    expect(b.actions).toEqual(a.actions);
+
+    // A replay: the stored results folded in again, as the engine does when steps are already committed.
+    let state = startDebate(setup());
+    for (const [i, result] of a.results.entries()) {
+      expect(next(state, S)).toEqual(a.actions[i]);
+      state = apply(state, result, S);
+    }
+    expect(state).toEqual(a.final);
+    expect(next(state, S)).toEqual(a.actions.at(-1));
+  });
+
+  it('the state is plain data: through JSON and back it asks for the same next thing', () => {
+    let state = startDebate(setup());
+    const fresh = (() => {
+      let d = 0;
+      return () => oneHot(d++);
+    })();
+    for (let i = 0; i < 40 && state.stage !== 'done'; i++) {
+      const copy: DebateState = JSON.parse(JSON.stringify(state));
+      expect(next(copy, S)).toEqual(next(state, S));
+      state = apply(state, respond(state, next(state, S), script, fresh, S), S);
+    }
+  });
+
+  it('apply leaves the given state untouched and refuses a result the stage does not wait for', () => {
+    const state = startDebate(setup());
+    const before = JSON.stringify(state);
+    const started = apply(state, { kind: 'started', startedAt: new Date(T0).toISOString() }, S);
+    expect(JSON.stringify(state)).toBe(before);
+    expect(started.stage).toBe('round');
+    expect(() => apply(started, { kind: 'turns', turns: [] }, S)).toThrow(/got turns at stage round/);
+  });
+});
