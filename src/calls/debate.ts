@@ -104,6 +104,8 @@ export interface FacilitatorInput {
   panel: string[];
   /** Lessons from earlier sessions, rendered; '' for none. */
   lessons: string;
+  /** The strongest arguments as the facilitator listed them after the previous round: "so far" means this list, updated. */
+  keyArguments: string[];
   intervention: string | null;
   contributions: { persona: string; text: string; position: string; agreesWith: string[]; disagreesWith: string[]; researchRequest: string | null }[];
 }
@@ -123,7 +125,12 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
     phase: i.phase,
     panel: i.panel.join(', '),
     lessons: i.lessons,
+    keyArguments: i.keyArguments.length ? `\nKey arguments so far (your list after the previous round; keep what still stands, add what this round brought):\n${i.keyArguments.map((a) => `- ${a}`).join('\n')}\n` : '',
     intervention: i.intervention ? `\nThe person intervened before this round: "${i.intervention}". Say in your summary how the experts answered it.\n` : '',
+    lastRound:
+      i.round >= i.maxRounds
+        ? '\nThis was the last round allowed: the board votes next. Leave `wantsToSpeak` empty and make `nextQuestion` the question the vote must settle.\n'
+        : '',
     contributions: i.contributions.map((t) => `[${nameOf(t.persona)} (${t.persona})] ${t.text}`).join('\n\n'),
   }),
   estimate: { input: 2_000, output: 250 },

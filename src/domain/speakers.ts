@@ -7,8 +7,18 @@
 
 export type DebatePhase = 'opening' | 'early' | 'middle' | 'late';
 
-export function debatePhase(round: number): DebatePhase {
-  return round <= 1 ? 'opening' : round <= 4 ? 'early' : round <= 7 ? 'middle' : 'late';
+/**
+ * The phase of a round within the debate's actual cap: the opening round,
+ * then early / middle / late by how far through the allowed rounds it is, and
+ * the last allowed round always converges. With a cap of 10 this is the
+ * spec's 2-4 early, 5-7 middle, 8+ late; with a cap of 3, round 2 digs in and
+ * round 3 converges (a short debate must not end on "divergent thinking").
+ */
+export function debatePhase(round: number, maxRounds = 10): DebatePhase {
+  if (round <= 1) return 'opening';
+  if (round >= maxRounds) return 'late';
+  const through = (round - 1) / (maxRounds - 1);
+  return through <= 0.4 ? 'early' : through <= 0.75 ? 'middle' : 'late';
 }
 
 export function selectSpeakers(input: {

@@ -23,6 +23,7 @@ import {
 } from '../../src/calls';
 import { type Contribution, type Decomposition, type FacilitatorRound, type Option, type Persona, type SubProblem, type Synthesis, type Tally, type Vote } from '../../src/domain/model';
 import { PERSONAS, personaByCode } from '../../src/domain/personas';
+import { debatePhase } from '../../src/domain/speakers';
 import { extractJson, toJsonSchema } from '../../src/llm/gateway';
 import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provider';
 import { LlmError, type LlmRequest } from '../../src/ports/llm';
@@ -103,7 +104,7 @@ function tally(votes: { optionId: string; confidence: number }[], ids: string[],
 const brief = (sp: Pick<SubProblem, 'id' | 'title' | 'goal'> & Partial<SubProblem>): SubProblemBrief => ({ id: sp.id, title: sp.title, goal: sp.goal, context: sp.context ?? '', complexity: sp.complexity ?? 5 });
 const PANEL = PERSONAS.slice(0, 4);
 const CODES = PANEL.map((p) => p.code);
-const phaseOf = (round: number) => (round <= 1 ? 'opening' : round <= 4 ? 'early' : round <= 7 ? 'middle' : 'late');
+const phaseOf = (round: number) => debatePhase(round);
 
 /** An expert's turn as the engine builds it, with nothing to respond to unless the test says so. */
 const turnInput = (x: Pick<ExpertTurnInput, 'persona' | 'subProblem'> & Partial<ExpertTurnInput>): ExpertTurnInput => ({
@@ -130,6 +131,7 @@ const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'co
   phase: phaseOf(x.round),
   panel: CODES,
   lessons: '',
+  keyArguments: [],
   intervention: null,
   ...x,
 });

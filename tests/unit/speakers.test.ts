@@ -10,8 +10,16 @@ const pick = (over: Partial<Parameters<typeof selectSpeakers>[0]> = {}) =>
   selectSpeakers({ round: 3, panel, spokenCount: all(1), lastSpeaker: null, wantsToSpeak: [], perRound: 3, ...over });
 
 describe('debatePhase', () => {
-  it('maps rounds to phases', () => {
-    expect([1, 2, 4, 5, 7, 8, 15].map(debatePhase)).toEqual(['opening', 'early', 'early', 'middle', 'middle', 'late', 'late']);
+  it("maps rounds to phases on the spec's scale for a cap of 10", () => {
+    expect([1, 2, 4, 5, 7, 8, 15].map((r) => debatePhase(r))).toEqual(['opening', 'early', 'early', 'middle', 'middle', 'late', 'late']);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((r) => debatePhase(r, 10))).toEqual(['opening', 'early', 'early', 'early', 'middle', 'middle', 'middle', 'late', 'late', 'late']);
+  });
+
+  it('follows the actual cap: the last allowed round always converges', () => {
+    expect([1, 2, 3].map((r) => debatePhase(r, 3))).toEqual(['opening', 'middle', 'late']);
+    expect([1, 2, 3, 4, 5].map((r) => debatePhase(r, 5))).toEqual(['opening', 'early', 'middle', 'middle', 'late']);
+    expect([1, 2].map((r) => debatePhase(r, 2))).toEqual(['opening', 'late']);
+    for (const cap of [2, 3, 5, 7, 10, 15]) expect(debatePhase(cap, cap)).toBe('late');
   });
 });
 

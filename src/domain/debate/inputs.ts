@@ -49,6 +49,7 @@ export function facilitatorInput(state: DebateState): FacilitatorInput {
     phase: r.phase,
     panel: setup.panel,
     lessons: setup.lessons,
+    keyArguments: state.keyArguments,
     intervention: r.inputs.intervention,
     contributions: r.turns.map((t) => ({
       persona: t.persona,

@@ -197,7 +197,7 @@ function openRound(st: DebateState, s: EngineSettings): DebateState {
     perRound: s.speakersPerRound,
   });
   const inputs = st.current?.next ?? emptyCarry();
-  st.current = { round, phase: debatePhase(round), speakers, invited, inputs, turns: [], facilitator: null, vectors: null, end: null, next: emptyCarry(), steer: null };
+  st.current = { round, phase: debatePhase(round, st.setup.maxRounds), speakers, invited, inputs, turns: [], facilitator: null, vectors: null, end: null, next: emptyCarry(), steer: null };
   st.stage = 'round';
   return st;
 }
