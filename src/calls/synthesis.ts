@@ -38,6 +38,8 @@ export interface FinalInput {
   syntheses: { subProblemId: string; title: string; recommendation: string; confidence: number; deferred: boolean }[];
   /** Sub-problems the person skipped: named as open, not decided. */
   open: { subProblemId: string; title: string }[];
+  /** Questions only the person can answer that nobody answered. */
+  openQuestions: { subProblemId: string; name: string; question: string }[];
 }
 
 /** The integrated recommendation across sub-problems. */
@@ -54,6 +56,9 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
       ...i.syntheses.map((s) => `${s.subProblemId} (${s.title}): ${s.recommendation} (confidence ${s.confidence.toFixed(2)}${s.deferred ? ', deferred' : ''})`),
       ...i.open.map((o) => `${o.subProblemId} (${o.title}): not deliberated; the person skipped it, so it stays open`),
     ],
+    openQuestions: i.openQuestions.length
+      ? `\nQuestions only the person can answer, still open (make the plan say what changes with each answer):\n${i.openQuestions.map((q) => `- ${q.subProblemId}, ${q.name}: ${q.question}`).join('\n')}\n`
+      : '',
   }),
   estimate: { input: 1_500, output: 800 },
 });

@@ -67,6 +67,8 @@ export function formatRoundEnd(p: Data, prompt = ''): string {
   if (p.summary) lines.push(`Summary: ${p.summary}`);
   const positions = list(p.positions);
   if (positions.length) lines.push('Positions:', ...positions.map((x) => `  ${x.name ?? x.persona}: ${x.position}`));
+  const questions = list(p.questions);
+  if (questions.length) lines.push('The experts ask you (answer with an intervention):', ...questions.map((x) => `  ${x.name ?? x.persona}: ${x.question}`));
   return lines.join('\n');
 }
 

@@ -133,6 +133,7 @@ export const eventDataSchemas = {
     disagreesWith: z.array(z.string()),
     confidence: z.number(),
     researchRequest: z.string().nullable(),
+    questionForPerson: z.string().nullable().optional().describe('A question only the person can answer'),
   }),
   'facilitator.message': z.object({
     ...subProblemRef,
@@ -141,6 +142,13 @@ export const eventDataSchemas = {
     text: z.string(),
   }),
   'moderator.intervened': z.object({ ...subProblemRef, round: z.number().int(), moderator: z.string(), text: z.string() }),
+  'research.declined': z.object({
+    ...subProblemRef,
+    round: z.number().int(),
+    persona: z.string(),
+    query: z.string(),
+    reason: z.string(),
+  }),
   'research.completed': z.object({
     ...subProblemRef,
     round: z.number().int(),
@@ -247,7 +255,14 @@ export const eventDataSchemas = {
     superseded: z.number().int(),
     dropped: z.number().int().describe('Summaries not stored because personal data survived anonymisation'),
   }),
-  'recommendation.completed': kept(finalRecommendationSchema).extend({ disclaimers: z.array(disclaimer), advisoryFixes: z.array(z.string()) }),
+  'recommendation.completed': kept(finalRecommendationSchema).extend({
+    disclaimers: z.array(disclaimer),
+    advisoryFixes: z.array(z.string()),
+    openQuestions: z
+      .array(z.object({ subProblemId: z.string(), persona: z.string(), name: z.string(), question: z.string() }))
+      .optional()
+      .describe('Questions only the person can answer, left open: the recommendation depends on them'),
+  }),
   'usage.updated': usage,
   'session.completed': z.object({ usage }),
   'session.failed': z.object({

@@ -68,7 +68,13 @@ export const contributionSchema = z.object({
     .array(z.object({ claim: z.string().max(300), basis: z.enum(['evidence', 'experience', 'assumption']) }))
     .max(3)
     .describe('Key factual claims and what they rest on'),
-  researchRequest: z.string().max(300).nullable().describe('A question needing research before deciding, or null'),
+  questionForPerson: z
+    .string()
+    .max(300)
+    .nullable()
+    .optional()
+    .describe('A question only the person you advise can answer (their own figures, history, contracts, constraints), or null'),
+  researchRequest: z.string().max(300).nullable().describe('A question general knowledge can answer (typical ranges, benchmarks, how things usually work), or null'),
 });
 export type Contribution = z.infer<typeof contributionSchema>;
 

@@ -68,8 +68,13 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
       case 'round.started':
         if (debate) add(e, 'round', `Round ${d.round}/${d.maxRounds} (${d.phase})`);
         break;
-      case 'contribution.completed':
-        if (debate) add(e, 'contribution', detailed ? `${d.text}\n(position: ${d.position})` : d.text, names.get(d.persona) ?? d.name);
+      case 'contribution.completed': {
+        const question = d.questionForPerson ? `\nQuestion for you: ${d.questionForPerson}` : '';
+        if (debate) add(e, 'contribution', `${d.text}${detailed ? `\n(position: ${d.position})` : ''}${question}`, names.get(d.persona) ?? d.name);
+        break;
+      }
+      case 'research.declined':
+        if (debate) add(e, 'research', `Not researched: ${d.query} — ${d.reason}.`, 'RESEARCHER');
         break;
       case 'facilitator.message':
         if (detailed || (debate && d.kind !== 'summary')) add(e, 'facilitator', d.text, 'FACILITATOR');
@@ -143,6 +148,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
             '',
             ...bullets('Trade-offs', (d.tradeoffs ?? []) as string[]),
             ...(d.tradeoffs?.length ? [''] : []),
+            ...bullets('Open questions only you can answer (the plan depends on them)', ((d.openQuestions ?? []) as Data[]).map((q) => `${q.question} (${q.name}, ${q.subProblemId})`)),
+            ...(d.openQuestions?.length ? [''] : []),
             `Confidence: ${d.confidence}`,
           ].join('\n'),
           'FACILITATOR',

@@ -58,7 +58,7 @@ describe('sessions on answers at the edges of every schema', () => {
     // Intake's assumptions (its questions' and its own, up to 3 + 5) are all kept.
     const stated = ends[0]!.log.find((e) => e.type === 'problem.stated')!;
     expect((stated.data.assumptions as string[]).length).toBe(8);
-  });
+  }, 240_000);
 
   it('interactive sessions through every checkpoint kind, answered at the edges too', async () => {
     for (const seed of ['edge-max-5', 'edge-min-5', 'edge-mixed-5']) {
@@ -101,5 +101,5 @@ describe('sessions on answers at the edges of every schema', () => {
       expect(s.status, seed).toBe('completed');
       for (const k of ['statement', 'sub_problems', 'board', 'next_sub_problem']) expect(kinds.has(k), `${seed}: ${k}`).toBe(true);
     }
-  });
+  }, 240_000);
 });

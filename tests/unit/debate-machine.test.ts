@@ -276,6 +276,55 @@ describe('the debate machine: moderators and research', () => {
     expect(turnsOf(r)[2]!.turns[0]!.input.research).toEqual([]);
     expect(r.outcome.researchUsed).toBe(S.researchPerSubProblem);
   });
+
+  it('declines every research request it does not answer, with the reason: the cap, or the debate ending first', () => {
+    const r = run({ turn: (code, input) => ({ researchRequest: `What does ${code} need to know after round ${input.round}?` }) }, { maxRounds: 3 });
+    const ends = r.results.filter((x): x is Extract<DebateResult, { kind: 'evaluated' }> => x.kind === 'evaluated').map((x) => x.end);
+    const asked = turnsOf(r).reduce((n, a) => n + a.turns.length, 0);
+    const answered = ends.reduce((n, e) => n + e.research.length, 0);
+    const declined = ends.flatMap((e) => e.declined ?? []);
+    expect(answered + declined.length).toBe(asked);
+    expect(ends[0]!.declined!.map((d) => d.reason)).toEqual([
+      `the ${S.researchPerSubProblem} research answers this sub-problem allows are used`,
+      `the ${S.researchPerSubProblem} research answers this sub-problem allows are used`,
+    ]);
+    expect(ends.at(-1)!.declined!.every((d) => d.reason === 'the debate ended this round, so no later round could use the findings')).toBe(true);
+    expect(declined.every((d) => PANEL.includes(d.persona) && d.query.startsWith(`What does ${d.persona}`))).toBe(true);
+  });
+});
+
+describe('the debate machine: questions only the person can answer', () => {
+  const asking = (round: number) => (code: string, input: ExpertTurnInput) =>
+    code === 'user_advocate' && input.round === round ? { questionForPerson: `What is your churn, round ${round}?` } : {};
+
+  it('shows them at the round-end checkpoint; an intervention answers them, any other choice leaves them open', () => {
+    const r = run(
+      {
+        // Round 3's speakers all ask (who speaks in round 3 follows the speaker rules).
+        turn: (code, input) => (input.round === 3 ? { questionForPerson: `What is your churn, round 3?` } : { ...asking(1)(code, input), ...asking(2)(code, input) }),
+        steer: (round) => (round === 1 ? { action: 'intervene', message: 'Churn is 3% a month.', by: 'client' } : CONTINUE),
+      },
+      { maxRounds: 3 },
+    );
+    const asks = ofKind(r.actions, 'ask').map((a) => a.ask);
+    expect(asks.map((a) => a.round)).toEqual([1, 2]);
+    expect(asks[0]!.proposal.questions).toEqual([{ persona: 'user_advocate', name: expect.any(String), question: 'What is your churn, round 1?' }]);
+    expect(asks[0]!.prompt).toMatch(/a question only you can answer: answer in an intervention/);
+    // Round 1's was answered by the intervention; round 2's stayed open at a "continue"; round 3's was never shown (the debate stopped).
+    const third = speakersOf(r)[2]!;
+    expect(r.outcome.openQuestions.map((q) => [q.round, q.persona, q.question])).toEqual([
+      [2, 'user_advocate', 'What is your churn, round 2?'],
+      ...third.map((code) => [3, code, 'What is your churn, round 3?']),
+    ]);
+  });
+
+  it('a round without questions asks nothing extra', () => {
+    const r = run({}, { maxRounds: 2 });
+    const ask = ofKind(r.actions, 'ask')[0]!.ask;
+    expect(ask.proposal.questions).toBeUndefined();
+    expect(ask.prompt).not.toMatch(/only you can answer/);
+    expect(r.outcome.openQuestions).toEqual([]);
+  });
 });
 
 describe('the debate machine: the person and the stop', () => {

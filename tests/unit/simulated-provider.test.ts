@@ -259,6 +259,7 @@ async function session(seed: string, s: Scenario, rounds = 3) {
     statement: statement.statement,
     syntheses: syntheses.map((x) => ({ subProblemId: x.subProblemId, title: x.subProblemId, recommendation: x.recommendation, confidence: x.confidence, deferred: x.deferred })),
     open: [],
+    openQuestions: [],
   });
   return { statement, decomposition, debates, decisions, syntheses, recommendation };
 }
@@ -811,7 +812,7 @@ describe('simulated provider', () => {
     expect(withConflicts).toBeGreaterThan(0);
     expect(withoutConflicts).toBeGreaterThan(0);
 
-    const final = (syntheses: FinalInput['syntheses'], open: FinalInput['open'] = []) => call(finalRecommendationCall, 'fin#1', { statement: 'Decide how to grow.', syntheses, open });
+    const final = (syntheses: FinalInput['syntheses'], open: FinalInput['open'] = []) => call(finalRecommendationCall, 'fin#1', { statement: 'Decide how to grow.', syntheses, open, openQuestions: [] });
     const commit = { subProblemId: 'sp1', title: 'Hiring', recommendation: 'We recommend option A, "Commit now to the hire", backed by 3 of 4 board members.', confidence: 0.7, deferred: false };
     const pilot = { subProblemId: 'sp2', title: 'Pricing', recommendation: 'We recommend option B, "Pilot the pricing first", backed by 3 of 4 board members.', confidence: 0.7, deferred: false };
     const later = { subProblemId: 'sp3', title: 'Funding', recommendation: 'We recommend deferring the commitment until a cheap pilot shows whether the main risk is real.', confidence: 0.4, deferred: true };

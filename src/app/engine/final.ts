@@ -2,12 +2,14 @@ import { event } from '../../domain/events';
 import { disclaimersFor, lintAdvisory } from '../../domain/guardrails';
 import { finalRecommendationCall } from '../../calls/synthesis';
 import type { FinalRecommendation } from '../../domain/model';
-import type { Engine, Framing } from './context';
+import { nameOf, type Engine, type Framing } from './context';
 import type { SubProblemResult } from './synthesis';
 
 export type Recommendation = FinalRecommendation & {
   disclaimers: { kind: string; text: string }[];
   advisoryFixes: string[];
+  /** Questions only the person can answer, left open: the recommendation depends on them. */
+  openQuestions: { subProblemId: string; persona: string; name: string; question: string }[];
 };
 
 /** The integrated recommendation across sub-problems, advisory language checked on the output. */
@@ -15,6 +17,7 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
   // Skipped sub-problems are named as open, not decided.
   const f = { ...framing, order: framing.order.filter((id) => !skipped.includes(id)) };
   const titleOf = (id: string) => framing.subProblems.find((x) => x.id === id)!.title;
+  const openQuestions = f.order.flatMap((id) => (results[id]!.openQuestions ?? []).map((q) => ({ subProblemId: id, persona: q.persona, name: nameOf(q.persona), question: q.question })));
   return e.run.step('recommendation', async (s) => {
     const out = await s.call(finalRecommendationCall, {
       statement: f.statement.statement,
@@ -26,6 +29,7 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
         deferred: results[id]!.tally.deferred,
       })),
       open: skipped.map((id) => ({ subProblemId: id, title: titleOf(id) })),
+      openQuestions,
     });
     const summary = lintAdvisory(out.summary);
     const steps = out.steps.map(lintAdvisory);
@@ -41,6 +45,7 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
       tradeoffs: out.tradeoffs.map((t) => lintAdvisory(t).fixed),
       disclaimers,
       advisoryFixes: [...summary.violations, ...steps.flatMap((x) => x.violations)],
+      openQuestions,
     };
     return {
       result: rec,

@@ -18,6 +18,8 @@ export interface SubProblemResult {
   votes: VoteOutcome['votes'];
   tally: VoteOutcome['tally'];
   advisoryFixes: string[];
+  /** Questions only the person can answer that the debate left open. */
+  openQuestions: DebateOutcome['openQuestions'];
 }
 
 /**
@@ -74,6 +76,7 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
       votes,
       tally,
       advisoryFixes,
+      openQuestions: d.openQuestions,
     };
     return {
       result,

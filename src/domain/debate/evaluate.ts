@@ -93,13 +93,17 @@ export function evaluateRound(state: DebateState, clock: RoundClock, s: EngineSe
         s,
       );
   const redirect = !stop.stop && facilitator.relevance < s.driftRedirectBelow;
-  // Research is capped per sub-problem: later requests past the cap are dropped, not queued.
-  const research = stop.stop
-    ? []
-    : turns
-        .map((t) => t.researchRequest)
-        .filter((q): q is string => !!q && q.trim().length > 0)
-        .slice(0, Math.max(0, s.researchPerSubProblem - state.researchUsed));
+  // Research is capped per sub-problem; every request is answered next round or declined with its reason, never dropped silently.
+  const requested = turns.filter((t) => !!t.researchRequest?.trim()).map((t) => ({ persona: t.persona, query: t.researchRequest!.trim() }));
+  const room = stop.stop ? 0 : Math.max(0, s.researchPerSubProblem - state.researchUsed);
+  const research = requested.slice(0, room).map((r) => r.query);
+  const declined = requested.slice(room).map((r) => ({
+    ...r,
+    reason: stop.stop
+      ? 'the debate ended this round, so no later round could use the findings'
+      : `the ${s.researchPerSubProblem} research answers this sub-problem allows are used`,
+  }));
+  const personQuestions = turns.filter((t) => !!t.questionForPerson?.trim()).map((t) => ({ persona: t.persona, question: t.questionForPerson!.trim(), round }));
 
   const subProblemId = setup.subProblem.id;
   const events: EventDraft[] = [event('round.completed', { subProblemId, round, metrics, stop })];
@@ -113,5 +117,6 @@ export function evaluateRound(state: DebateState, clock: RoundClock, s: EngineSe
       }),
     );
   }
-  return { end: { metrics, stop, moderator, redirect, research, elapsedMs }, events, progress: debateProgress(round, maxRounds) };
+  for (const d of declined) events.push(event('research.declined', { subProblemId, round, ...d }));
+  return { end: { metrics, stop, moderator, redirect, research, declined, personQuestions, elapsedMs }, events, progress: debateProgress(round, maxRounds) };
 }

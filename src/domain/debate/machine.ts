@@ -175,7 +175,10 @@ export function apply(state: DebateState, result: DebateResult, s: EngineSetting
     case 'steered': {
       const r = currentRound(st);
       r.steer = result.resolution;
-      if (result.resolution.action === 'intervene' && result.resolution.message) r.next.intervention = result.resolution.message;
+      const answered = result.resolution.action === 'intervene' && !!result.resolution.message;
+      if (answered) r.next.intervention = result.resolution.message!;
+      // The person's intervention answers the questions the checkpoint showed; any other choice leaves them open.
+      else st.openQuestions.push(...(r.end!.personQuestions ?? []));
       if (personStops(result.resolution)) {
         st.stage = 'done';
         return st;

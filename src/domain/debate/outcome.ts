@@ -16,10 +16,14 @@ export interface RoundEndAsk {
 
 export function roundEndAsk(state: DebateState): RoundEndAsk {
   const { subProblem: sp, maxRounds } = state.setup;
-  const { round, facilitator } = currentRound(state);
+  const { round, facilitator, end } = currentRound(state);
+  const questions = (end?.personQuestions ?? []).map((q) => ({ persona: q.persona, name: nameOf(q.persona), question: q.question }));
+  const asked = questions.length
+    ? ` The experts have ${questions.length === 1 ? 'a question only you can answer' : `${questions.length} questions only you can answer`}: answer in an intervention, or they stay open and the recommendation will depend on them.`
+    : '';
   return {
     id: `${sp.id}.r${round}`,
-    prompt: `Round ${round}/${maxRounds} of "${sp.title}" is done. Continue, move to the vote, intervene with your own point, or skip to the final recommendation.`,
+    prompt: `Round ${round}/${maxRounds} of "${sp.title}" is done. Continue, move to the vote, intervene with your own point, or skip to the final recommendation.${asked}`,
     subProblemId: sp.id,
     round,
     proposal: {
@@ -28,6 +32,7 @@ export function roundEndAsk(state: DebateState): RoundEndAsk {
       maxRounds,
       summary: facilitator?.summary ?? '',
       positions: Object.entries(state.positions).map(([persona, position]) => ({ persona, name: nameOf(persona), position })),
+      ...(questions.length && { questions }),
     },
   };
 }
@@ -55,5 +60,7 @@ export function debateOutcome(state: DebateState, s: EngineSettings): DebateOutc
     redirects: state.redirects,
     // A deadlock counts as resolved when the facilitator's break led to a stop for another reason.
     deadlocksResolved: state.deadlockBreakAttempted && end.stop.reason !== 'deadlock' ? 1 : 0,
+    // The last round's questions were shown to nobody when the debate stopped there.
+    openQuestions: [...state.openQuestions, ...(steer ? [] : (end.personQuestions ?? []))],
   };
 }

@@ -47,7 +47,18 @@ export interface RoundEnd {
   moderator: Moderator | null;
   redirect: boolean;
   research: string[];
+  /** Research requests not answered, each with why (the cap reached, or the debate ended first). */
+  declined?: { persona: string; query: string; reason: string }[];
+  /** Questions only the person can answer, raised this round. */
+  personQuestions?: PersonQuestion[];
   elapsedMs: number;
+}
+
+/** A question an expert put to the person; open until the person answers (an intervention at the round's checkpoint). */
+export interface PersonQuestion {
+  persona: string;
+  question: string;
+  round: number;
 }
 
 /** Inputs the next round's experts respond to: moderator, research, the facilitator's question, a redirect. */
@@ -116,6 +127,8 @@ export interface DebateState {
   deadlockBreakAttempted: boolean;
   /** Moderators that spoke already: each at most once per sub-problem. */
   used: Moderator[];
+  /** Questions for the person nobody answered: the recommendation depends on them. */
+  openQuestions: PersonQuestion[];
   current: RoundInProgress | null;
 }
 
@@ -137,6 +150,8 @@ export interface DebateOutcome {
   interventions: { kind: string; round: number }[];
   redirects: number;
   deadlocksResolved: number;
+  /** Questions only the person can answer that stayed unanswered. */
+  openQuestions: PersonQuestion[];
 }
 
 export function startDebate(setup: DebateSetup): DebateState {
@@ -159,6 +174,7 @@ export function startDebate(setup: DebateSetup): DebateState {
     redirects: 0,
     deadlockBreakAttempted: false,
     used: [],
+    openQuestions: [],
     current: null,
   };
 }

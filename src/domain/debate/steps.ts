@@ -56,6 +56,7 @@ export function expertTurnDone(input: ExpertTurnInput, out: Contribution): StepD
         disagreesWith: out.disagreesWith,
         confidence: out.confidence,
         researchRequest: out.researchRequest,
+        questionForPerson: out.questionForPerson ?? null,
       }),
     ],
   };
