@@ -64,8 +64,18 @@ export type Proposal =
   | { statement: string; assumptions: string[]; domains: string[] }
   | { subProblems: SubProblem[] }
   | BoardProposal
-  | { subProblemId: string; round: number; maxRounds: number; summary: string; positions: { persona: string; name: string; position: string }[] }
+  | RoundEndProposal
   | { next: { id: string; title: string }; done: number; total: number };
+
+/** After a round: the facilitator's summary, each position, and the questions only the person can answer (when there are any). */
+export interface RoundEndProposal {
+  subProblemId: string;
+  round: number;
+  maxRounds: number;
+  summary: string;
+  positions: { persona: string; name: string; position: string }[];
+  questions?: { persona: string; name: string; question: string }[];
+}
 
 /** The checkpoint a session waits on (stored on the session row while `awaiting_input`). */
 export interface PendingCheckpoint {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contributionCall, openingStatementCall, type ExpertTurnInput, type FacilitatorInput } from '../../src/calls/debate';
-import type { Resolution } from '../../src/domain/checkpoints';
+import type { Resolution, RoundEndProposal } from '../../src/domain/checkpoints';
 import { evaluateRound, type RoundClock } from '../../src/domain/debate/evaluate';
 import { apply, next, type DebateAction, type DebateResult } from '../../src/domain/debate/machine';
 import { startDebate, type DebateOutcome, type DebateSetup, type DebateState } from '../../src/domain/debate/state';
@@ -308,7 +308,7 @@ describe('the debate machine: questions only the person can answer', () => {
     );
     const asks = ofKind(r.actions, 'ask').map((a) => a.ask);
     expect(asks.map((a) => a.round)).toEqual([1, 2]);
-    expect(asks[0]!.proposal.questions).toEqual([{ persona: 'user_advocate', name: expect.any(String), question: 'What is your churn, round 1?' }]);
+    expect((asks[0]!.proposal as RoundEndProposal).questions).toEqual([{ persona: 'user_advocate', name: expect.any(String), question: 'What is your churn, round 1?' }]);
     expect(asks[0]!.prompt).toMatch(/a question only you can answer: answer in an intervention/);
     // Round 1's was answered by the intervention; round 2's stayed open at a "continue"; round 3's was never shown (the debate stopped).
     const third = speakersOf(r)[2]!;
@@ -321,7 +321,7 @@ describe('the debate machine: questions only the person can answer', () => {
   it('a round without questions asks nothing extra', () => {
     const r = run({}, { maxRounds: 2 });
     const ask = ofKind(r.actions, 'ask')[0]!.ask;
-    expect(ask.proposal.questions).toBeUndefined();
+    expect((ask.proposal as RoundEndProposal).questions).toBeUndefined();
     expect(ask.prompt).not.toMatch(/only you can answer/);
     expect(r.outcome.openQuestions).toEqual([]);
   });
