@@ -11,13 +11,17 @@
  * a pattern can reach, so anonymising twice changes nothing.
  *
  * Decisions (documented here because tests pin them):
- * - Numbers: every amount of money is replaced whatever its size; every
- *   percentage too ("5%" of a user's conversion is theirs). Other numerals
- *   become [FIGURE] when above 10 or carrying a multiplier (12k, 5 million):
- *   numbers ≤ 10 ("3 options", "2 competitors", "month 9", "3x") are generic,
- *   identify nobody and keep the memory readable. Numbers inside words (B2B,
- *   Q3, sp1) are not figures. Years are numbers > 10, so they become [FIGURE].
- *   Units stay outside the placeholder ("[AMOUNT]/month", "[FIGURE]%").
+ * - Numbers: memory exists to carry reasoning, so what makes an argument
+ *   survives and what pins a party goes. Every amount of money is replaced
+ *   whatever its size, and counts above 10 or carrying a magnitude (200
+ *   customers, 12k users, 5 million visits) become [FIGURE]: those are one
+ *   business's exact figures. Kept: percentages and thresholds ("utilisation
+ *   ≤ 75%", "30% churn": a rule reads the same for anyone), ratios and
+ *   multiples ("3x", "20x", "2:1"), durations and positions in time ("12
+ *   months runway", "an 18-month LTV", "weeks 10-13"), and numbers ≤ 10.
+ *   A range is one figure: both ends kept or both replaced. Numbers inside
+ *   words (B2B, Q3, sp1) are not figures. Years and dates become [FIGURE]:
+ *   they pin a timeline. Units stay outside the placeholder ("[AMOUNT]/month").
  * - Well-known platforms and tools (Google Ads, Shopify, Stripe, Reddit,
  *   PostgreSQL…) are not the user's PII: they are never replaced by the
  *   pattern passes, only when the caller lists them in `known.companies`.
@@ -318,10 +322,13 @@ const RE = {
   /** Scanned word by word (see replaceFullNames), so "Hi Sarah Jones" still finds "Sarah Jones". */
   fullName: new RegExp(String.raw`${NOT_BEFORE}(${NAME_WORD})[ ](${NAME_WORD})${NOT_AFTER}`, 'gu'),
   word: new RegExp(String.raw`${NOT_BEFORE}${NAME_WORD}${NOT_AFTER}`, 'gu'),
-  percent: new RegExp(String.raw`(?<![\p{L}\p{N}_.,])${NUM}(?=[ ]?(?:%|percent\b|per[ ]cent\b))`, 'gu'),
-  /** A numeral, its multiplier, and room for a trailing "x" ("20x"); not inside words (B2B, Q3, sp1, PERSON_1). */
+  /**
+   * A range ("8-12", "10–13": one figure, kept or replaced whole), or a
+   * numeral with its multiplier and room for a trailing "x" ("20x"), or a data
+   * size ("180GB"); not inside words (B2B, Q3, sp1, PERSON_1).
+   */
   figure: new RegExp(
-    String.raw`(?<![\p{L}\p{N}_.,])(${NUM})(?:[ ]?(${MULT}))?(?=[xX×](?![\p{L}\p{N}_])|(?![\p{L}\p{N}_]|[.,]\d))`,
+    String.raw`(?<![\p{L}\p{N}_.,])(?:(${NUM})[ ]?[-–][ ]?(${NUM})(?![\p{L}\p{N}_]|[.,]\d)|(${NUM})(?:[ ]?(${MULT}|[KMGT]i?B))?(?=[xX×](?![\p{L}\p{N}_])|(?![\p{L}\p{N}_]|[.,]\d)))`,
     'gu',
   ),
 };
@@ -365,6 +372,15 @@ function trimName(name: string): { lead: string; name: string } {
   while (j > i + 1 && CONNECTORS.has(words[j - 1]!)) j--;
   return { lead: words.slice(0, i).map((w) => w + ' ').join(''), name: words.slice(i, j).join(' ') };
 }
+
+const TIME_UNIT = String.raw`(?:second|minute|hour|day|week|month|quarter|year|round|sprint)s?`;
+/** A percentage, a ratio or multiple, or a duration or position in time, just after the figure. */
+const KEPT_AFTER = new RegExp(String.raw`^(?:[ ]?(?:%|percent\b|per[ ]cent\b|pp\b)|[xX×](?![\p{L}\p{N}_])|:\d|[ -]?${TIME_UNIT}\b)`, 'u');
+/** "weeks 10-13", "month 18", "round 12": a position in time, just before the figure. */
+const KEPT_BEFORE = new RegExp(String.raw`\b${TIME_UNIT}[ ]$`, 'iu');
+/** "≤ 75", "at least 30": a threshold only when a percentage follows, so the percentage rule covers it. */
+const kept = (text: string, offset: number, length: number) =>
+  KEPT_AFTER.test(text.slice(offset + length, offset + length + 12)) || KEPT_BEFORE.test(text.slice(Math.max(0, offset - 12), offset)) || /\d:$/.test(text.slice(Math.max(0, offset - 2), offset));
 
 /**
  * Replaces PII with placeholders (see the header for what counts and why).
@@ -438,11 +454,12 @@ export function anonymise(text: string, known: KnownEntities = {}): Anonymised {
     });
   }
 
-  // Figures last, so amounts, dates and phones have taken their digits.
-  out = out.replace(RE.percent, () => reg.fixed('number', '[FIGURE]'));
-  out = out.replace(RE.figure, (m, num: string, mult: string | undefined) =>
-    mult !== undefined || numericValue(num) > 10 ? reg.fixed('number', '[FIGURE]') : m,
-  );
+  // Figures last, so amounts, dates and phones have taken their digits; percentages, ratios and durations stay (see the header).
+  out = out.replace(RE.figure, (m, from: string | undefined, to: string | undefined, num: string | undefined, mult: string | undefined, offset: number, whole: string) => {
+    if (kept(whole, offset, m.length)) return m;
+    const small = from !== undefined ? numericValue(from) <= 10 && numericValue(to!) <= 10 : mult === undefined && numericValue(num!) <= 10;
+    return small ? m : reg.fixed('number', '[FIGURE]');
+  });
 
   return { text: guard.restore(out), replacements: reg.replacements };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { anonymise, findPii } from '../../src/memory/anonymise';
 
@@ -20,7 +21,7 @@ const PLANTED: { text: string; planted: string[]; known?: { names?: string[]; co
     text:
       'My co-founder Jane Smith (jane.smith@acmeanalytics.io, +44 20 7946 0958) wants to raise $1.2M from Sequoia Capital. ' +
       'Jane thinks Smith should own 30% and we have 200 customers.',
-    planted: ['Jane', 'Smith', 'jane.smith', 'acmeanalytics', '7946', '$1.2M', 'Sequoia', '30%', '200 customers'],
+    planted: ['Jane', 'Smith', 'jane.smith', 'acmeanalytics', '7946', '$1.2M', 'Sequoia', '200 customers'],
   },
   {
     text:
@@ -41,7 +42,7 @@ const PLANTED: { text: string; planted: string[]; known?: { names?: string[]; co
   },
   {
     text: 'Our investor Olusegun Adeyemi (olu@fund.vc) offered a bridge; his partner Marta asked for 12 months runway.',
-    planted: ['Olusegun', 'Adeyemi', 'olu@', 'Marta', '12 months'],
+    planted: ['Olusegun', 'Adeyemi', 'olu@', 'Marta'],
     known: { names: ['Olusegun Adeyemi', 'Marta'] },
   },
 ];
@@ -50,15 +51,16 @@ describe('anonymise: the benchmark scenarios', () => {
   it.each(SCENARIO_TEXTS)('leaves no PII the patterns know: %s', (text) => {
     const out = anonymise(text).text;
     expect(findPii(out)).toEqual([]);
-    expect(out).not.toMatch(/\$\d|\d+%|\d{2,}/);
+    // Money and counts go; percentages, ratios and durations are the reasoning and stay.
+    expect(out.replace(/\d+(?:\.\d+)?(?:[ ]?%|x\b|[ -](?:months?|weeks?|days?|hours?|years?)\b)/g, '')).not.toMatch(/\$\d|\d{2,}/);
   });
 
   it('keeps the shape of the problem readable', () => {
     expect(anonymise(SCENARIO_TEXTS[0]!).text).toBe(
-      'I have [AMOUNT] saved and [FIGURE] months runway. Should I build a B2B SaaS dashboard tool, a consumer mobile app for habit tracking, or a freelance marketplace for technical writers?',
+      'I have [AMOUNT] saved and 12 months runway. Should I build a B2B SaaS dashboard tool, a consumer mobile app for habit tracking, or a freelance marketplace for technical writers?',
     );
     expect(anonymise('Solo founder, 500 free users, 15% weekly active. Convert 5% within 3 months.').text).toBe(
-      'Solo founder, [FIGURE] free users, [FIGURE]% weekly active. Convert [FIGURE]% within 3 months.',
+      'Solo founder, [FIGURE] free users, 15% weekly active. Convert 5% within 3 months.',
     );
   });
 });
@@ -101,10 +103,10 @@ describe('anonymise: each kind', () => {
     }
   });
 
-  it('does not take ranges, years or prices for phones', () => {
-    expect(one('From 2019-2023 we grew; 100-1000 users; 3-5 months.')).toBe('From [FIGURE]-[FIGURE] we grew; [FIGURE]-[FIGURE] users; 3-5 months.');
+  it('does not take ranges, years or prices for phones; a range is one figure', () => {
+    expect(one('From 2019-2023 we grew; 100-1000 users; 3-5 months.')).toBe('From [FIGURE] we grew; [FIGURE] users; 3-5 months.');
     expect(findPii(one('Price $0.10/unit, 2019-2023'))).toEqual([]);
-    expect(anonymise('2019-2023').replacements.map((r) => r.kind)).toEqual(['number', 'number']);
+    expect(anonymise('2019-2023').replacements.map((r) => r.kind)).toEqual(['number']);
   });
 
   it('money amounts in every common form, units kept outside', () => {
@@ -124,14 +126,15 @@ describe('anonymise: each kind', () => {
     for (const [raw, want] of cases) expect(one(`pay ${raw} now`), raw).toBe(`pay ${want} now`);
   });
 
-  it('figures: percentages always, counts above 10, multipliers; small numbers and numbers inside words stay', () => {
+  it('figures: counts above 10 and magnitudes go; percentages, ratios, durations, small numbers and numbers inside words stay', () => {
     expect(one('Churn is 30% and 5% convert; 200 customers, 12 months runway, 1.5 million visits, 12k users.')).toBe(
-      'Churn is [FIGURE]% and [FIGURE]% convert; [FIGURE] customers, [FIGURE] months runway, [FIGURE] visits, [FIGURE] users.',
+      'Churn is 30% and 5% convert; [FIGURE] customers, 12 months runway, [FIGURE] visits, [FIGURE] users.',
     );
+    expect(one('weeks 10-13, 8-12 customers, 3-6 months, a 2:1 ratio, ~180GB')).toBe('weeks 10-13, [FIGURE] customers, 3-6 months, a 2:1 ratio, ~[FIGURE]');
     expect(one('3 options, 2 competitors, month 9, 2-3 features, pay 3x, 2.5x growth, B2B, Q3, sp1, Web3, 1st.')).toBe(
       '3 options, 2 competitors, month 9, 2-3 features, pay 3x, 2.5x growth, B2B, Q3, sp1, Web3, 1st.',
     );
-    expect(one('grew 20x, 18-month LTV, a 60-hour week')).toBe('grew [FIGURE]x, [FIGURE]-month LTV, a [FIGURE]-hour week');
+    expect(one('grew 20x, 18-month LTV, a 60-hour week')).toBe('grew 20x, 18-month LTV, a 60-hour week');
     expect(one('launch on 2024-03-01 or 05.03.2024')).toBe('launch on [FIGURE] or [FIGURE]');
   });
 
@@ -278,3 +281,23 @@ describe('anonymise: generated texts', () => {
     expect(findPii(out)).toEqual([]);
   });
 });
+
+describe('anonymise: a labelled set of what must go and what must stay', () => {
+  // What must go: names, contacts, money and a business's exact counts. What must stay: the reasoning — percentages, thresholds, ratios, durations, the service's own rules.
+  const set = JSON.parse(readFileSync(new URL('../fixtures/anonymise-labelled.json', import.meta.url), 'utf8')) as { text: string; go: string[]; stay: string[] }[];
+
+  it('removes every identifying item and keeps every item of reasoning', () => {
+    const leaked: string[] = [];
+    const lost: string[] = [];
+    for (const x of set) {
+      const out = anonymise(x.text).text;
+      leaked.push(...x.go.filter((g) => out.includes(g)).map((g) => `${g} ← ${x.text}`));
+      lost.push(...x.stay.filter((k) => !out.includes(k)).map((k) => `${k} ← ${x.text}`));
+    }
+    expect(set.reduce((n, x) => n + x.go.length, 0)).toBeGreaterThanOrEqual(25);
+    expect(set.reduce((n, x) => n + x.stay.length, 0)).toBeGreaterThanOrEqual(30);
+    expect(leaked).toEqual([]);
+    expect(lost).toEqual([]);
+  });
+});
+
