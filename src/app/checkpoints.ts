@@ -1,12 +1,13 @@
 import { expiryResolution, type PendingCheckpoint, type Resolution } from '../domain/checkpoints';
 import { event, type Envelope, type EventDraft } from '../domain/events';
-import { LeaseLostError, type SessionPatch, type SessionRow, type SessionStore } from '../db/session-store';
+import { isAppError } from '../domain/errors';
+import type { SessionPatch, SessionRow, SessionStorePort } from '../ports/session-store';
 import type { Notifier } from '../ports/notifier';
 import type { CaseMemoryPolicy } from './session-run';
 
 /** What resolving a checkpoint touches: the record, the queue that continues the run, the stream's wake-up. */
 export interface CheckpointDeps {
-  store: SessionStore;
+  store: SessionStorePort;
   enqueue(sessionId: string, reason: string): Promise<void>;
   notifier: Notifier;
   caseMemory?: CaseMemoryPolicy;
@@ -103,7 +104,7 @@ async function commitGuarded(
       ...(policy && { caseMemory: (current: unknown, envs: Envelope[]) => policy.reduce(current, envs) }),
     });
   } catch (err) {
-    if (err instanceof LeaseLostError) throw new CheckpointConflictError(err.message);
+    if (isAppError(err, 'lease-lost')) throw new CheckpointConflictError(err.message);
     throw err;
   }
   const last = envelopes.at(-1);

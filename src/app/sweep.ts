@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { withTryLock } from '../db/advisory-lock';
 import type { Database } from '../db/client';
 import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../db/idempotency-store';
-import type { SessionStore } from '../db/session-store';
+import type { SessionStorePort } from '../ports/session-store';
 import type { MemoryQueue } from '../queue/memory-queue';
 import type { SessionsQueue } from '../queue/sessions-queue';
 import { expireCheckpoints, type CheckpointDeps } from './checkpoints';
@@ -10,7 +10,7 @@ import { reconcile, reconcileMemoryJobs } from './reconciler';
 
 export interface SweepDeps {
   database: Database;
-  store: SessionStore;
+  store: SessionStorePort;
   queue: SessionsQueue;
   memoryQueue: MemoryQueue;
   checkpoints: CheckpointDeps;

@@ -21,6 +21,8 @@ import {
 import { LessonStore, type Lesson, type NewLesson } from './lesson-store';
 import { UtteranceStore, type NewUtterance } from './utterance-store';
 import { embeddingBits } from './vectors';
+import { execOf } from '../db/tx';
+import type { Tx } from '../ports/session-store';
 
 /**
  * The memory repository: expert memories, lessons and novelty history. The
@@ -144,7 +146,8 @@ export class MemoryStore {
   }
 
   /** Idempotent on id (a re-run step writes nothing new). Returns how many rows were new. */
-  async insertMemories(tenantId: string, list: NewMemory[], exec: Exec = this.db): Promise<number> {
+  async insertMemories(tenantId: string, list: NewMemory[], tx?: Tx): Promise<number> {
+    const exec = tx ? execOf(tx) : this.db;
     await assertSessionsOwned(exec, tenantId, list.map((r) => r.sessionId));
     let n = 0;
     for (let i = 0; i < list.length; i += BATCH) {
@@ -206,7 +209,8 @@ export class MemoryStore {
   }
 
   /** Marks `oldId` contradicted by `newId` (both rows stay). False when either is not this tenant's, or it is already superseded by another. */
-  async supersede(tenantId: string, oldId: string, newId: string, at: Date, exec: Exec = this.db): Promise<boolean> {
+  async supersede(tenantId: string, oldId: string, newId: string, at: Date, tx?: Tx): Promise<boolean> {
+    const exec = tx ? execOf(tx) : this.db;
     if (oldId === newId) return false;
     const updated = await exec
       .update(m)
@@ -305,11 +309,11 @@ export class MemoryStore {
   }
 
   // Lessons and novelty history live in their own stores; these keep one repository surface.
-  insertLesson(tenantId: string, l: NewLesson, sessionId: string, exec: Exec = this.db) {
-    return this.lessons.insertLesson(tenantId, l, sessionId, exec);
+  insertLesson(tenantId: string, l: NewLesson, sessionId: string, tx?: Tx) {
+    return this.lessons.insertLesson(tenantId, l, sessionId, tx ? execOf(tx) : this.db);
   }
-  reinforceLesson(tenantId: string, id: string, sessionId: string, exec: Exec = this.db) {
-    return this.lessons.reinforceLesson(tenantId, id, sessionId, exec);
+  reinforceLesson(tenantId: string, id: string, sessionId: string, tx?: Tx) {
+    return this.lessons.reinforceLesson(tenantId, id, sessionId, tx ? execOf(tx) : this.db);
   }
   nearestLessons(tenantId: string, vector: number[], limit: number) {
     return this.lessons.nearestLessons(tenantId, vector, limit);
@@ -320,8 +324,8 @@ export class MemoryStore {
   listLessons(tenantId: string, q: { q?: string; limit: number; cursor?: string }) {
     return this.lessons.listLessons(tenantId, q);
   }
-  insertUtterances(tenantId: string, list: NewUtterance[], exec: Exec = this.db) {
-    return this.utterances.insertUtterances(tenantId, list, exec);
+  insertUtterances(tenantId: string, list: NewUtterance[], tx?: Tx) {
+    return this.utterances.insertUtterances(tenantId, list, tx ? execOf(tx) : this.db);
   }
   utteranceHistory(tenantId: string, sessionId: string, subProblemId: string) {
     return this.utterances.utteranceHistory(tenantId, sessionId, subProblemId);

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { sessions } from '../../src/db/schema';
-import { InvalidCursorError } from '../../src/db/session-store';
 import { embedSync } from '../../src/embeddings/local-embedder';
 import { TenancyError } from '../../src/memory/hybrid';
 import { embeddingBits, HASH_BITS, signBits, toPgVector } from '../../src/memory/vectors';
@@ -255,7 +254,7 @@ describe('MemoryStore', () => {
     expect([...all.map((x) => x.createdAt)]).toEqual([...all.map((x) => x.createdAt)].sort().reverse());
     expect((await store.list(t, { q: 'budget', limit: 100 })).items).toHaveLength(11);
     expect((await store.list(t, { persona: 'chen', limit: 100 })).items).toEqual([]);
-    await expect(store.list(t, { limit: 10, cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(InvalidCursorError);
+    await expect(store.list(t, { limit: 10, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'invalid-cursor' });
   });
 
   it('never returns lessons under 0.5 confidence, though it keeps them', async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { envelopeSchema, event } from '../../domain/events';
-import { InvalidCursorError, LeaseLostError, TERMINAL_STATUSES, TooManySessionsError, type SessionStatus } from '../../db/session-store';
+import { TERMINAL_STATUSES, type SessionStatus } from '../../ports/session-store';
+import { isAppError } from '../../domain/errors';
 import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
 import { estimateMinimumSessionCostUsd } from '../../domain/budget';
 import { tierPrices } from '../../config/config';
@@ -55,7 +56,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     };
     const created = event('session.created', { problem: body.problem, context: body.context, provider: deps.providerName, mode: body.mode });
     const row = await store.create(session, created, cap).catch((err: unknown) => {
-      if (!(err instanceof TooManySessionsError)) throw err;
+      if (!isAppError(err, 'too-many-sessions')) throw err;
       throw new HttpProblem(
         429,
         'too-many-sessions',
@@ -136,7 +137,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         const page = await store.list(tenant, query.limit, query.cursor, query.status);
         return { items: page.items.map(summaryView), next_cursor: page.nextCursor };
       } catch (err) {
-        if (err instanceof InvalidCursorError) {
+        if (isAppError(err, 'invalid-cursor')) {
 throw fieldProblem('query.cursor', err.message);
         }
         throw err;
@@ -240,7 +241,7 @@ throw fieldProblem('query.cursor', err.message);
         });
       } catch (err) {
         // Finished between the read and the commit.
-        if (err instanceof LeaseLostError) throw ended();
+        if (isAppError(err, 'lease-lost')) throw ended();
         throw err;
       }
       await deps.cancel(row.id).catch((err: Error) => log.warn({ err, sessionId: row.id }, 'cancel broadcast failed; the run stops at its next commit'));
