@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { ApiKeyStore } from '../auth/api-keys';
-import type { Db } from '../db/client';
 import type { Config } from '../config/config';
 import type { SessionStorePort } from '../ports/session-store';
+import type { IdempotencyStorePort } from '../ports/idempotency-store';
 import type { SessionsQueue } from '../queue/sessions-queue';
 import type { EventHub } from './event-hub';
 import type { MemoryStore } from '../memory/memory-store';
@@ -13,8 +13,8 @@ import type { Metrics } from './metrics';
 export interface ApiDeps {
   config: Config;
   store: SessionStorePort;
-  /** For the writes that span tables: capped session creation, idempotency records. */
-  db: Db;
+  /** Idempotency-Key records of the POSTs. */
+  idempotency: IdempotencyStorePort;
   keys: ApiKeyStore;
   /** Rate-limit counters. */
   redis: Redis;
