@@ -1,4 +1,5 @@
 import type { NewMemory } from '../ports/memory';
+import type { ExpertMemoryPort, Memory, RecallQuery, ScoredMemory as RecalledMemory } from '../ports/memory-store';
 import { and, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { expertMemories } from '../db/schema';
 import {
@@ -30,41 +31,7 @@ import type { Tx } from '../ports/session-store';
  * method takes the tenant and every query filters by it.
  */
 
-/** A row to write: the shape the engine's memory port defines. */
-export type { NewMemory };
-
-export interface Memory extends Omit<NewMemory, 'embedding' | 'createdAt'> {
-  tenantId: string;
-  embeddingDim: number;
-  supersededBy: string | null;
-  supersededAt: string | null;
-  createdAt: string;
-}
-
-export interface RecalledMemory extends Memory {
-  /** RRF over the text and vector rankings × recency × category boost. */
-  score: number;
-  /** ts_rank_cd, null when the row was not a full-text candidate. */
-  ftsRank: number | null;
-  /** Exact cosine, null when the row was not a vector candidate. */
-  vectorSimilarity: number | null;
-  recency: number;
-  categoryMatch: boolean;
-}
-
-export interface RecallQuery {
-  persona: string;
-  /** A boost (×1.2), not a filter: an expert's memories from other kinds of problem still count. */
-  category?: string;
-  text: string;
-  vector: number[];
-  limit: number;
-  halfLifeDays: number;
-  now: Date;
-  excludeSessionId?: string;
-  /** Only compare against embeddings from this provider (vectors of different models are not comparable). */
-  embeddingProvider?: string;
-}
+export type { Memory, NewMemory, RecallQuery, ScoredMemory as RecalledMemory } from '../ports/memory-store';
 
 export interface MemoryStoreOptions {
   /** Use pgvector's HNSW index (after enableVectorIndex returned true); otherwise the portable Hamming prefilter. */
@@ -131,7 +98,7 @@ export function recallQueries(tenantId: string, q: RecallQuery, pgvector: boolea
 
 const count = async (exec: Exec, query: SQL) => (await rows<{ n: number }>(exec, query))[0]?.n ?? 0;
 
-export class MemoryStore {
+export class MemoryStore implements ExpertMemoryPort {
   private readonly vector: VectorPath;
   private readonly lessons: LessonStore;
   private readonly utterances: UtteranceStore;
@@ -344,6 +311,5 @@ export class MemoryStore {
   }
 }
 
-export { TenancyError } from './hybrid';
 export type { Lesson, LessonHit, NewLesson } from './lesson-store';
 export type { NewUtterance, Utterance } from './utterance-store';
