@@ -1,12 +1,13 @@
 import { expiryResolution, type PendingCheckpoint, type Resolution } from '../domain/checkpoints';
 import { event, type Envelope, type EventDraft } from '../domain/events';
-import { LeaseLostError, type SessionPatch, type SessionRow, type SessionStore } from '../db/session-store';
+import { AppError, isAppError, notFoundError } from '../domain/errors';
+import type { SessionPatch, SessionRow, SessionStorePort } from '../ports/session-store';
 import type { Notifier } from '../ports/notifier';
 import type { CaseMemoryPolicy } from './session-run';
 
 /** What resolving a checkpoint touches: the record, the queue that continues the run, the stream's wake-up. */
 export interface CheckpointDeps {
-  store: SessionStore;
+  store: SessionStorePort;
   enqueue(sessionId: string, reason: string): Promise<void>;
   notifier: Notifier;
   caseMemory?: CaseMemoryPolicy;
@@ -14,9 +15,7 @@ export interface CheckpointDeps {
 }
 
 /** The checkpoint is not (or no longer) the one the session waits on. */
-export class CheckpointConflictError extends Error {
-  override name = 'CheckpointConflictError';
-}
+const notPending = (message: string) => new AppError('checkpoint-not-pending', message);
 
 export const pendingCheckpoint = (row: SessionRow): PendingCheckpoint | null =>
   row.status === 'awaiting_input' ? ((row.checkpoint as PendingCheckpoint | null) ?? null) : null;
@@ -52,6 +51,32 @@ export async function resolveCheckpoint(
   return { checkpoint: cp, resolution };
 }
 
+/**
+ * A client's answer to checkpoint `checkpointId` of the tenant's session. An
+ * expired checkpoint the sweep has not got to yet has its policy applied
+ * now, so the answer and the record agree, and the answer is refused.
+ */
+export async function answerCheckpoint(
+  deps: CheckpointDeps,
+  tenant: string,
+  sessionId: string,
+  checkpointId: string,
+  decide: (cp: PendingCheckpoint) => Resolution,
+  now: Date,
+): Promise<{ session: SessionRow; checkpoint: PendingCheckpoint; resolution: Resolution }> {
+  const row = await deps.store.get(sessionId, tenant);
+  if (!row) throw notFoundError(`session ${sessionId}`);
+  const cp = pendingCheckpoint(row);
+  if (cp?.id === checkpointId && isExpired(cp, now)) {
+    const applied = await expireCheckpoint(deps, row).catch((err: unknown) => {
+      if (isAppError(err, 'checkpoint-not-pending')) return null;
+      throw err;
+    });
+    throw new AppError('checkpoint-expired', `checkpoint ${cp.id} expired at ${cp.expiresAt}; its policy (${cp.onExpiry}) ${applied ? 'was applied' : 'had already been applied'}`);
+  }
+  return { session: row, ...(await resolveCheckpoint(deps, row, checkpointId, decide)) };
+}
+
 /** Applies an expired checkpoint's policy: continue with what was proposed, or cancel the session. Both are recorded. */
 export async function expireCheckpoint(deps: CheckpointDeps, row: SessionRow): Promise<'continued' | 'cancelled'> {
   const cp = pendingCheckpoint(row);
@@ -79,7 +104,7 @@ export async function expireCheckpoints(deps: CheckpointDeps, now: Date): Promis
       done.push(row.id);
     } catch (err) {
       // Answered between the query and the commit: nothing to do.
-      if (!(err instanceof CheckpointConflictError)) deps.warn('expiring a checkpoint failed', { sessionId: row.id, err: (err as Error).message });
+      if (!isAppError(err, 'checkpoint-not-pending')) deps.warn('expiring a checkpoint failed', { sessionId: row.id, err: (err as Error).message });
     }
   }
   return done;
@@ -98,20 +123,20 @@ async function commitGuarded(
       ...c,
       guard: (locked) => {
         const waiting = locked.status === 'awaiting_input' ? (locked.checkpoint as PendingCheckpoint | null) : null;
-        if (waiting?.id !== checkpointId) throw new CheckpointConflictError(`checkpoint ${checkpointId} is no longer pending (session is ${locked.status})`);
+        if (waiting?.id !== checkpointId) throw notPending(`checkpoint ${checkpointId} is no longer pending (session is ${locked.status})`);
       },
       ...(policy && { caseMemory: (current: unknown, envs: Envelope[]) => policy.reduce(current, envs) }),
     });
   } catch (err) {
-    if (err instanceof LeaseLostError) throw new CheckpointConflictError(err.message);
+    if (isAppError(err, 'lease-lost')) throw notPending(err.message);
     throw err;
   }
   const last = envelopes.at(-1);
   if (last) await deps.notifier.publish(sessionId, last.seq).catch(() => {});
 }
 
-function conflict(row: SessionRow, checkpointId: string): CheckpointConflictError {
+function conflict(row: SessionRow, checkpointId: string): AppError {
   const cp = (row.checkpoint as PendingCheckpoint | null) ?? null;
-  if (row.status !== 'awaiting_input') return new CheckpointConflictError(`session ${row.id} is ${row.status}, not waiting for input; checkpoint ${checkpointId} is not pending`);
-  return new CheckpointConflictError(`checkpoint ${checkpointId} is not pending; the session waits on ${cp?.id ?? 'nothing'}`);
+  if (row.status !== 'awaiting_input') return notPending(`session ${row.id} is ${row.status}, not waiting for input; checkpoint ${checkpointId} is not pending`);
+  return notPending(`checkpoint ${checkpointId} is not pending; the session waits on ${cp?.id ?? 'nothing'}`);
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { event, type EventDraft } from '../domain/events';
 import { calibratedSimilarity } from '../domain/metrics';
-import type { LedgerEntry, SessionRow, SessionStore } from '../db/session-store';
+import type { LedgerEntry, SessionRow, SessionStorePort } from '../ports/session-store';
 import type { ModelCall } from '../calls/call';
 import { anonymiseCall, lessonsExtractCall, lessonsSameCall, type LessonsExtractInput } from '../calls/memory';
 import { renderCall } from '../calls/render';
@@ -16,7 +16,7 @@ import type { Notifier } from '../ports/notifier';
 import { PERSONAS } from '../domain/personas';
 
 export interface MemoryJobDeps {
-  store: SessionStore;
+  store: SessionStorePort;
   memory: MemoryStore;
   gateway: LlmGateway;
   embedder: Embedder;

@@ -1,4 +1,4 @@
-import type { SessionStore } from '../db/session-store';
+import type { SessionStorePort } from '../ports/session-store';
 import type { SessionsQueue } from '../queue/sessions-queue';
 import type { MemoryQueue } from '../queue/memory-queue';
 
@@ -7,7 +7,7 @@ import type { MemoryQueue } from '../queue/memory-queue';
  * enqueue failed). Re-queues every queued or running session that has not
  * moved for `staleMs` and has no live job. The lease fences any duplicate run.
  */
-export async function reconcile(store: SessionStore, queue: SessionsQueue, staleMs: number): Promise<string[]> {
+export async function reconcile(store: SessionStorePort, queue: SessionsQueue, staleMs: number): Promise<string[]> {
   const candidates = await store.unfinished(staleMs);
   if (!candidates.length) return [];
   const live = await queue.liveSessionIds();
@@ -29,7 +29,7 @@ export const MEMORY_RECONCILE_WINDOW_MS = 24 * 3600_000;
  * after it ended gets its jobs enqueued again. Their ids are deterministic,
  * so a job still waiting, running or kept as failed is not added twice.
  */
-export async function reconcileMemoryJobs(store: SessionStore, queue: MemoryQueue, staleMs: number, now = new Date()): Promise<string[]> {
+export async function reconcileMemoryJobs(store: SessionStorePort, queue: MemoryQueue, staleMs: number, now = new Date()): Promise<string[]> {
   const missing = await store.memoryJobsMissing(new Date(now.getTime() - MEMORY_RECONCILE_WINDOW_MS), new Date(now.getTime() - staleMs));
   for (const m of missing) await queue.enqueue(m.id, m);
   return missing.map((m) => m.id);

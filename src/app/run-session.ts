@@ -1,5 +1,6 @@
 import { event } from '../domain/events';
-import { LeaseLostError, type SessionStore } from '../db/session-store';
+import { isAppError } from '../domain/errors';
+import type { SessionStorePort } from '../ports/session-store';
 import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
 import type { Notifier } from '../ports/notifier';
@@ -13,7 +14,7 @@ import { createEngine, RefusedError } from './engine/context';
 import { AwaitingInputError, ReleasedError, SessionRun, StepFailedError, type CaseMemoryPolicy } from './session-run';
 
 export interface RunnerDeps {
-  store: SessionStore;
+  store: SessionStorePort;
   gateway: LlmGateway;
   notifier: Notifier;
   prompts: Map<string, Template>;
@@ -114,7 +115,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     await deps.afterSession?.(sessionId, 'completed').catch(() => {});
     return 'completed';
   } catch (err) {
-    if (err instanceof LeaseLostError) return 'superseded';
+    if (isAppError(err, 'lease-lost')) return 'superseded';
     if (err instanceof AwaitingInputError) return 'awaiting_input';
     if (err instanceof ReleasedError) throw err;
     if (err instanceof RefusedError) return refuse(deps, sessionId, lease, err);
@@ -139,7 +140,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
       });
       await publish(envs.at(-1)?.seq);
     } catch (commitErr) {
-      if (commitErr instanceof LeaseLostError) return 'superseded';
+      if (isAppError(commitErr, 'lease-lost')) return 'superseded';
       throw commitErr;
     }
     await deps.afterSession?.(sessionId, 'failed').catch(() => {});
@@ -161,7 +162,7 @@ async function refuse(deps: RunnerDeps, sessionId: string, lease: number, err: R
     await deps.notifier.publish(sessionId, envs.at(-1)!.seq).catch(() => {});
     return 'failed';
   } catch (commitErr) {
-    if (commitErr instanceof LeaseLostError) return 'superseded';
+    if (isAppError(commitErr, 'lease-lost')) return 'superseded';
     throw commitErr;
   }
 }

@@ -1,8 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { MalformedEventError, type Envelope, type EventDraft, type Usage } from '../domain/events';
-import type { Db } from '../db/client';
-import { addCalls } from '../db/session-store';
-import type { Commit, LedgerEntry, SessionPatch, SessionStore } from '../db/session-store';
+import { addCalls } from '../domain/usage';
+import type { Commit, LedgerEntry, SessionPatch, SessionStorePort, Tx } from '../ports/session-store';
 import type { ModelCall } from '../calls/call';
 import { renderCall } from '../calls/render';
 import type { LlmGateway } from '../llm/gateway';
@@ -25,7 +24,7 @@ export interface StepOutput<T> {
   events?: EventDraft[];
   patch?: SessionPatch;
   /** Rows to write in the step's own transaction, so a re-run neither loses nor doubles them. */
-  write?: (tx: Db) => Promise<unknown>;
+  write?: (tx: Tx) => Promise<unknown>;
 }
 
 /** A step body threw: carries the step key and the model calls it paid for, so the failure can ledger them. */
@@ -60,7 +59,7 @@ export interface CaseMemoryPolicy {
 }
 
 export interface SessionRunDeps {
-  store: SessionStore;
+  store: SessionStorePort;
   gateway: LlmGateway;
   notifier: Notifier;
   clock?: () => Date;

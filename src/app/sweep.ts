@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import { withTryLock } from '../db/advisory-lock';
 import type { Database } from '../db/client';
-import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../db/idempotency-store';
-import type { SessionStore } from '../db/session-store';
+import { IdempotencyStore } from '../db/idempotency-store';
+import { IDEMPOTENCY_TTL_MS } from '../ports/idempotency-store';
+import type { SessionStorePort } from '../ports/session-store';
 import type { MemoryQueue } from '../queue/memory-queue';
 import type { SessionsQueue } from '../queue/sessions-queue';
 import { expireCheckpoints, type CheckpointDeps } from './checkpoints';
@@ -10,7 +11,7 @@ import { reconcile, reconcileMemoryJobs } from './reconciler';
 
 export interface SweepDeps {
   database: Database;
-  store: SessionStore;
+  store: SessionStorePort;
   queue: SessionsQueue;
   memoryQueue: MemoryQueue;
   checkpoints: CheckpointDeps;
@@ -31,6 +32,7 @@ export interface SweepDeps {
  */
 export function workerSweep(d: SweepDeps): () => Promise<boolean> {
   let running = false;
+  const idempotency = new IdempotencyStore(d.database.db);
   const sweep = async () => {
     // Expired checkpoints follow their policy (continue or cancel) even when nobody is watching.
     const expired = await expireCheckpoints(d.checkpoints, new Date()).catch((err: Error) => {
@@ -46,7 +48,7 @@ export function workerSweep(d: SweepDeps): () => Promise<boolean> {
     } catch (err) {
       d.log.warn({ err }, 'reconcile failed');
     }
-    await purgeIdempotencyKeys(d.database.db, new Date(Date.now() - IDEMPOTENCY_TTL_MS)).catch((err: Error) =>
+    await idempotency.purge(new Date(Date.now() - IDEMPOTENCY_TTL_MS)).catch((err: Error) =>
       d.log.warn({ err }, 'idempotency key purge failed'),
     );
   };

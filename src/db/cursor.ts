@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-export class InvalidCursorError extends Error {
-  override name = 'InvalidCursorError';
-}
+import { AppError } from '../domain/errors';
 
 /**
  * A keyset cursor: the (timestamp, uuid) of the last row of a page. Decoding
@@ -25,6 +22,6 @@ export function decodeCursor(cursor: string): [string, string] {
     raw = null;
   }
   const parsed = cursorSchema.safeParse(raw);
-  if (!parsed.success) throw new InvalidCursorError('cursor is not one this API issued');
+  if (!parsed.success) throw new AppError('invalid-cursor', 'cursor is not one this API issued');
   return parsed.data;
 }

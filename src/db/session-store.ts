@@ -1,87 +1,34 @@
 import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Envelope, EventDraft, Usage } from '../domain/events';
 import { validateEvent } from '../domain/events';
+import { AppError } from '../domain/errors';
+import { sumUsage } from '../domain/usage';
+import {
+  ACTIVE_STATUSES,
+  TERMINAL_STATUSES,
+  type Commit,
+  type LedgerEntry,
+  type LedgerRow,
+  type NewSession,
+  type Page,
+  type SessionPatch,
+  type SessionRow,
+  type SessionStatus,
+  type SessionStorePort,
+  sessionCapError,
+} from '../ports/session-store';
 import type { Database, Db } from './client';
-import { decodeCursor, encodeCursor, InvalidCursorError } from './cursor';
+import { decodeCursor, encodeCursor } from './cursor';
+import { txOf } from './tx';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
 
-export { InvalidCursorError };
+export { ACTIVE_STATUSES, TERMINAL_STATUSES };
+export type { Commit, LedgerEntry, LedgerRow, LockedRow, NewSession, Page, SessionPatch, SessionRow, SessionStatus } from '../ports/session-store';
 
-export type SessionStatus = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled';
-export const TERMINAL_STATUSES: ReadonlySet<SessionStatus> = new Set(['completed', 'failed', 'cancelled']);
-/** Sessions that hold a slot of the tenant's cap. */
-export const ACTIVE_STATUSES: readonly SessionStatus[] = ['queued', 'running', 'awaiting_input'];
-
-export class TooManySessionsError extends Error {
-  override name = 'TooManySessionsError';
-  constructor(readonly cap: number) {
-    super(`the tenant already has ${cap} active sessions`);
-  }
-}
-
-export type SessionRow = typeof sessions.$inferSelect;
-/** A ledger row; `id` set once the row was written ahead of its call (then settling updates it). */
-export type LedgerEntry = Omit<typeof llmCalls.$inferInsert, 'sessionId' | 'createdAt'>;
-
-/** What one commit changes besides appending events. */
-export interface SessionPatch {
-  status?: SessionStatus;
-  phase?: string;
-  /** Merged into the stored progress (top-level keys replaced). */
-  progress?: Record<string, unknown>;
-  /** Sets `progress.subProblems[id]`: concurrent sub-problems each write their own entry. */
-  subProblemProgress?: { id: string; value: Record<string, unknown> };
-  results?: Record<string, unknown>;
-  error?: Record<string, unknown> | null;
-  /** The checkpoint the session now waits on, or null once it is answered. */
-  checkpoint?: object | null;
-  ended?: boolean;
-}
-
-export interface Commit {
-  step?: { key: string; result: unknown };
-  events: EventDraft[];
-  calls?: LedgerEntry[];
-  patch?: SessionPatch;
-  /** Derives the new case memory from the stored one and the events this commit appends. */
-  caseMemory?: (current: unknown, events: Envelope[]) => unknown;
-  /** Further rows to write in the same transaction (e.g. memory rows a step produced). */
-  write?: (tx: Db) => Promise<unknown>;
-  /** Checks the locked row before anything is written; throwing aborts the commit (e.g. a checkpoint no longer pending). */
-  guard?: (row: LockedRow) => void;
-}
-
-/** The session row as a commit sees it, under its lock. */
-export interface LockedRow {
-  tenantId: string;
-  status: string;
-  lease: number;
-  checkpoint: unknown;
-}
-
-/** Thrown when a commit's lease is no longer the session's: a newer worker owns it. */
-export class LeaseLostError extends Error {
-  override name = 'LeaseLostError';
-}
-
-export class SessionNotFoundError extends Error {
-  override name = 'SessionNotFoundError';
-}
-
-export interface NewSession {
-  id: string;
-  tenantId: string;
-  problem: string;
-  context: string;
-  options: Record<string, unknown>;
-  provider: string;
-  seed: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
+/** The port's row types are the tables' rows: a column added to one and not the other fails to compile here. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const rowsMatch: [Same<SessionRow, typeof sessions.$inferSelect>, Same<LedgerRow, typeof llmCalls.$inferSelect>] = [true, true];
+void rowsMatch;
 
 const toEnvelope = (sessionId: string, r: { seq: number; type: string; data: unknown; ts: Date }): Envelope => ({
   seq: r.seq,
@@ -96,7 +43,7 @@ const toEnvelope = (sessionId: string, r: { seq: number; type: string; data: unk
  * log, their steps and their ledger. Every append happens under the session
  * row's lock, which is what makes `seq` gapless and the lease a fence.
  */
-export class SessionStore {
+export class SessionStore implements SessionStorePort {
   constructor(private readonly database: Database) {}
 
   private get db(): Db {
@@ -105,7 +52,7 @@ export class SessionStore {
 
   /**
    * Records a session and its first event. With `activeCap` > 0, refuses
-   * (TooManySessionsError) when the tenant already has that many active
+   * (too-many-sessions) when the tenant already has that many active
    * sessions: count and insert share one transaction under a per-tenant
    * advisory lock, so concurrent creates cannot both take the last slot.
    */
@@ -118,7 +65,7 @@ export class SessionStore {
           .select({ n: sql<number>`count(*)::int` })
           .from(sessions)
           .where(and(eq(sessions.tenantId, s.tenantId), inArray(sessions.status, [...ACTIVE_STATUSES])));
-        if ((active?.n ?? 0) >= activeCap) throw new TooManySessionsError(activeCap);
+        if ((active?.n ?? 0) >= activeCap) throw sessionCapError(activeCap);
       }
       const [row] = await tx
         .insert(sessions)
@@ -197,7 +144,7 @@ export class SessionStore {
 
   /**
    * Writes a step's result, its events, its ledger rows and the session patch
-   * in one transaction. With a lease, refuses (LeaseLostError) unless it is
+   * in one transaction. With a lease, refuses (lease-lost) unless it is
    * still the session's; without one (API-side writes), refuses on a
    * terminal session. Returns the appended envelopes.
    */
@@ -216,13 +163,13 @@ export class SessionStore {
         .from(sessions)
         .where(eq(sessions.id, sessionId))
         .for('update');
-      if (!locked) throw new SessionNotFoundError(sessionId);
+      if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
       c.guard?.(locked);
       if (lease !== null && locked.lease !== lease) {
-        throw new LeaseLostError(`session ${sessionId}: lease ${lease} superseded by ${locked.lease}`);
+        throw new AppError('lease-lost', `session ${sessionId}: lease ${lease} superseded by ${locked.lease}`);
       }
       if (TERMINAL_STATUSES.has(locked.status as SessionStatus)) {
-        throw new LeaseLostError(`session ${sessionId} is already ${locked.status}`);
+        throw new AppError('lease-lost', `session ${sessionId} is already ${locked.status}`);
       }
       if (c.step) {
         await tx.insert(steps).values({ sessionId, key: c.step.key, result: c.step.result as object, lease: locked.lease });
@@ -231,7 +178,7 @@ export class SessionStore {
       const rows = drafts.map((d, i) => ({ sessionId, seq: locked.lastSeq + i + 1, type: d.type, data: d.data, ts: now }));
       if (rows.length) await tx.insert(sessionEvents).values(rows);
       if (c.calls?.length) await settle(tx as unknown as Db, sessionId, c.calls);
-      if (c.write) await c.write(tx as unknown as Db);
+      if (c.write) await c.write(txOf(tx));
       const envelopes = rows.map((r) => toEnvelope(sessionId, r));
       const caseMemory = c.caseMemory && envelopes.length ? c.caseMemory(locked.caseMemory, envelopes) : undefined;
       const p = c.patch ?? {};
@@ -264,7 +211,7 @@ export class SessionStore {
     const valid = drafts.map(validateEvent);
     return this.db.transaction(async (tx) => {
       const [locked] = await tx.select({ lastSeq: sessions.lastSeq }).from(sessions).where(eq(sessions.id, sessionId)).for('update');
-      if (!locked) throw new SessionNotFoundError(sessionId);
+      if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
       const now = new Date();
       const rows = valid.map((d, i) => ({ sessionId, seq: locked.lastSeq + i + 1, type: d.type, data: d.data, ts: now }));
       await tx.insert(sessionEvents).values(rows);
@@ -339,7 +286,7 @@ export class SessionStore {
     return row?.caseMemory ?? null;
   }
 
-  async ledger(sessionId: string) {
+  async ledger(sessionId: string): Promise<LedgerRow[]> {
     return this.db.select().from(llmCalls).where(eq(llmCalls.sessionId, sessionId)).orderBy(asc(llmCalls.id));
   }
 
@@ -400,66 +347,6 @@ function progressSql(p: SessionPatch) {
     expr = sql`jsonb_set(${expr} || jsonb_build_object('subProblems', coalesce(${expr} -> 'subProblems', '{}'::jsonb)), array['subProblems', ${id}]::text[], ${JSON.stringify(value)}::jsonb)`;
   }
   return expr;
-}
-
-type PhaseRow = Omit<Usage, 'byPhase'> & { phase: string };
-
-/** Folds per-phase ledger sums into one usage figure. */
-export function sumUsage(rows: PhaseRow[]): Usage {
-  const usage: Usage = {
-    calls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    costUsd: 0,
-    byPhase: {},
-  };
-  for (const r of rows) {
-    usage.calls += r.calls;
-    usage.inputTokens += r.inputTokens;
-    usage.outputTokens += r.outputTokens;
-    usage.cacheReadTokens += r.cacheReadTokens;
-    usage.cacheWriteTokens += r.cacheWriteTokens;
-    usage.costUsd += r.costUsd;
-    usage.byPhase[r.phase] = { calls: r.calls, costUsd: round6(r.costUsd) };
-  }
-  usage.costUsd = round6(usage.costUsd);
-  return usage;
-}
-
-const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
-
-/** Usage with not-yet-committed ledger entries added, per phase. */
-export function addCalls(base: Usage, calls: LedgerEntry[]): Usage {
-  const rows: PhaseRow[] = Object.entries(base.byPhase).map(([phase, p]) => ({
-    phase,
-    calls: p.calls,
-    costUsd: p.costUsd,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-  }));
-  const totals = sumUsage([
-    ...rows,
-    ...calls.map((c) => ({
-      phase: c.phase,
-      calls: 1,
-      costUsd: c.costUsd,
-      inputTokens: c.inputTokens,
-      outputTokens: c.outputTokens,
-      cacheReadTokens: c.cacheReadTokens ?? 0,
-      cacheWriteTokens: c.cacheWriteTokens ?? 0,
-    })),
-  ]);
-  return {
-    ...totals,
-    inputTokens: totals.inputTokens + base.inputTokens,
-    outputTokens: totals.outputTokens + base.outputTokens,
-    cacheReadTokens: totals.cacheReadTokens + base.cacheReadTokens,
-    cacheWriteTokens: totals.cacheWriteTokens + base.cacheWriteTokens,
-  };
 }
 
 /** Settles each call: updates the row written ahead of it, or inserts one for a call that had none. */

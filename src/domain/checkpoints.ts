@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppError } from './errors';
 import type { Persona, SubProblem } from './model';
 
 /**
@@ -130,20 +131,14 @@ export interface Resolution {
   message?: string;
 }
 
-export class CheckpointInputError extends Error {
-  override name = 'CheckpointInputError';
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(`${field}: ${message}`);
-  }
-}
+/** An answer that does not fit the checkpoint (422), naming the field: detail `<field>: <message>`. */
+const inputError = (field: string, message: string): AppError =>
+  new AppError('checkpoint-action-invalid', `${field}: ${message}`, { errors: [{ field, message }] });
 
-/** Checks an answer against the pending checkpoint; throws CheckpointInputError (422) naming the field. */
+/** Checks an answer against the pending checkpoint; throws a checkpoint-action-invalid AppError (422) naming the field. */
 export function checkResolution(cp: PendingCheckpoint, req: ResolveRequest, pool: readonly Persona[]): Resolution {
   if (!cp.actions.includes(req.action)) {
-    throw new CheckpointInputError('body.action', `"${req.action}" is not allowed at a ${cp.kind} checkpoint; allowed: ${cp.actions.join(', ')}`);
+    throw inputError('body.action', `"${req.action}" is not allowed at a ${cp.kind} checkpoint; allowed: ${cp.actions.join(', ')}`);
   }
   const base = { action: req.action, by: 'client' as const };
   switch (req.action) {
@@ -152,19 +147,19 @@ export function checkResolution(cp: PendingCheckpoint, req: ResolveRequest, pool
     case 'skip_to_final':
       return base;
     case 'intervene':
-      if (!req.message?.trim()) throw new CheckpointInputError('body.message', 'is required to intervene');
+      if (!req.message?.trim()) throw inputError('body.message', 'is required to intervene');
       return { ...base, message: req.message.trim() };
     case 'answer': {
       const questions = (cp.proposal as { questions: Question[] }).questions;
       const given = Object.entries(req.answers ?? {});
-      if (!given.length) throw new CheckpointInputError('body.answers', 'give at least one answer, by question id');
+      if (!given.length) throw inputError('body.answers', 'give at least one answer, by question id');
       const unknown = given.find(([id]) => !questions.some((q) => q.id === id));
-      if (unknown) throw new CheckpointInputError(`body.answers.${unknown[0]}`, `no such question; ids: ${questions.map((q) => q.id).join(', ')}`);
+      if (unknown) throw inputError(`body.answers.${unknown[0]}`, `no such question; ids: ${questions.map((q) => q.id).join(', ')}`);
       const answers = questions.flatMap((q) => {
         const a = req.answers?.[q.id]?.trim();
         return a ? [{ id: q.id, question: q.question, answer: a }] : [];
       });
-      if (!answers.length) throw new CheckpointInputError('body.answers', 'every answer is empty');
+      if (!answers.length) throw inputError('body.answers', 'every answer is empty');
       return { ...base, answers };
     }
     case 'edit':
@@ -175,9 +170,9 @@ export function checkResolution(cp: PendingCheckpoint, req: ResolveRequest, pool
 function checkEdit(cp: PendingCheckpoint, req: ResolveRequest, pool: readonly Persona[]): Partial<Resolution> {
   const only = (field: 'statement' | 'sub_problems' | 'board') => {
     const given = (['statement', 'sub_problems', 'board'] as const).filter((f) => req[f] !== undefined);
-    if (!given.includes(field)) throw new CheckpointInputError(`body.${field}`, `is required to edit a ${cp.kind} checkpoint`);
+    if (!given.includes(field)) throw inputError(`body.${field}`, `is required to edit a ${cp.kind} checkpoint`);
     const extra = given.find((f) => f !== field);
-    if (extra) throw new CheckpointInputError(`body.${extra}`, `does not apply to a ${cp.kind} checkpoint`);
+    if (extra) throw inputError(`body.${extra}`, `does not apply to a ${cp.kind} checkpoint`);
   };
   if (cp.kind === 'statement') {
     only('statement');
@@ -189,11 +184,11 @@ function checkEdit(cp: PendingCheckpoint, req: ResolveRequest, pool: readonly Pe
     const ids = list.map((s, i) => s.id ?? `new${i + 1}`);
     list.forEach((s, i) => {
       for (const d of s.depends_on ?? []) {
-        if (!ids.includes(d) || d === ids[i]) throw new CheckpointInputError(`body.sub_problems.${i}.depends_on`, `"${d}" is not another sub-problem in this list`);
+        if (!ids.includes(d) || d === ids[i]) throw inputError(`body.sub_problems.${i}.depends_on`, `"${d}" is not another sub-problem in this list`);
       }
     });
     const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-    if (dup) throw new CheckpointInputError('body.sub_problems', `id "${dup}" appears twice`);
+    if (dup) throw inputError('body.sub_problems', `id "${dup}" appears twice`);
     return { subProblems: list };
   }
   only('board');
@@ -214,23 +209,23 @@ export function applyBoardEdit(
   const onBoard = new Set(Object.values(board.panels).flat());
   const remove = [...new Set(edit.remove ?? [])];
   remove.forEach((code, i) => {
-    if (!onBoard.has(code)) throw new CheckpointInputError(`body.board.remove.${i}`, `${code} is not on the board`);
+    if (!onBoard.has(code)) throw inputError(`body.board.remove.${i}`, `${code} is not on the board`);
   });
   const add = [...new Set(edit.add ?? [])];
   add.forEach((code, i) => {
-    if (!pool.some((p) => p.code === code)) throw new CheckpointInputError(`body.board.add.${i}`, `no persona ${code}; see GET /v1/personas`);
+    if (!pool.some((p) => p.code === code)) throw inputError(`body.board.add.${i}`, `no persona ${code}; see GET /v1/personas`);
   });
   (edit.want ?? []).forEach((kind, i) => {
     const taken = new Set([...onBoard, ...add].filter((c) => !remove.includes(c)));
     const match = bestFor(kind, pool.filter((p) => !taken.has(p.code)));
-    if (!match) throw new CheckpointInputError(`body.board.want.${i}`, `no expert off the board matches "${kind}"`);
+    if (!match) throw inputError(`body.board.want.${i}`, `no expert off the board matches "${kind}"`);
     add.push(match.code);
   });
   const panels: Record<string, string[]> = {};
   for (const [id, codes] of Object.entries(board.panels)) {
     const next = [...new Set([...codes.filter((c) => !remove.includes(c)), ...add.filter((c) => !remove.includes(c))])];
     if (next.length < 2 || next.length > 5) {
-      throw new CheckpointInputError('body.board', `the panel of ${id} would have ${next.length} experts; it needs 2-5`);
+      throw inputError('body.board', `the panel of ${id} would have ${next.length} experts; it needs 2-5`);
     }
     panels[id] = next;
   }

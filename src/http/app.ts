@@ -65,7 +65,7 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
     return sendProblem(reply, req, problem);
   });
   app.setNotFoundHandler((req, reply) =>
-    sendProblem(reply, req, new HttpProblem(404, 'not-found', 'Not Found', `no route for ${req.method} ${req.url.split('?')[0]}`)),
+    sendProblem(reply, req, new HttpProblem('not-found', `no route for ${req.method} ${req.url.split('?')[0]}`)),
   );
 
   echoRequestId(app);

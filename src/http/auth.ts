@@ -16,7 +16,7 @@ export async function servesWithoutKey(mode: AuthMode, activeKeys: () => Promise
 }
 
 const unauthorized = (detail: string) =>
-  new HttpProblem(401, 'unauthorized', 'Unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="bo1"' });
+  new HttpProblem('unauthorized', detail, { headers: { 'WWW-Authenticate': 'Bearer realm="bo1"' } });
 
 /**
  * Sets `req.caller` for every /v1 request from its `Authorization: Bearer`

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { ApiKeyStore } from '../auth/api-keys';
-import type { Db } from '../db/client';
 import type { Config } from '../config/config';
-import type { SessionStore } from '../db/session-store';
+import type { SessionStorePort } from '../ports/session-store';
+import type { IdempotencyStorePort } from '../ports/idempotency-store';
 import type { SessionsQueue } from '../queue/sessions-queue';
 import type { EventHub } from './event-hub';
 import type { MemoryStore } from '../memory/memory-store';
@@ -12,9 +12,9 @@ import type { Metrics } from './metrics';
 /** Everything the HTTP layer needs, injected by the process edge (src/main/api.ts) or a test. */
 export interface ApiDeps {
   config: Config;
-  store: SessionStore;
-  /** For the writes that span tables: capped session creation, idempotency records. */
-  db: Db;
+  store: SessionStorePort;
+  /** Idempotency-Key records of the POSTs. */
+  idempotency: IdempotencyStorePort;
   keys: ApiKeyStore;
   /** Rate-limit counters. */
   redis: Redis;

@@ -26,6 +26,6 @@ export function registerDraining(app: FastifyInstance, retryMs: number): void {
         .header('cache-control', 'no-cache')
         .send(`retry: ${retryMs}\nevent: ${CLOSING_EVENT}\ndata: ${JSON.stringify({ reason: 'server_shutdown', reconnect: true })}\n\n`);
     }
-    return sendProblem(reply, req, new HttpProblem(503, 'shutting-down', 'Service Unavailable', 'this API process is shutting down; retry', undefined, { 'Retry-After': '1' }));
+    return sendProblem(reply, req, new HttpProblem('shutting-down', 'this API process is shutting down; retry'));
   });
 }

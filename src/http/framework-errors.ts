@@ -1,7 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpProblem, sendProblem, toProblem, type Problem } from './problem';
+import { HttpProblem, PROBLEMS, sendProblem, toProblem, type Problem } from './problem';
 
 /**
  * Errors Fastify and Node raise before a route runs, as problem+json like
@@ -13,9 +12,9 @@ import { HttpProblem, sendProblem, toProblem, type Problem } from './problem';
 export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const problem =
     err.code === 'FST_ERR_BAD_URL'
-      ? new HttpProblem(400, 'bad-url', 'Bad Request', 'the URL is not validly percent-encoded', [{ field: 'url', message: 'is not validly percent-encoded' }])
+      ? new HttpProblem('bad-url', 'the URL is not validly percent-encoded', { errors: [{ field: 'url', message: 'is not validly percent-encoded' }] })
       : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? new HttpProblem(414, 'uri-too-long', 'URI Too Long', 'a path parameter of the URL is too long', [{ field: 'url', message: 'has a path parameter that is too long' }])
+        ? new HttpProblem('uri-too-long', 'a path parameter of the URL is too long', { errors: [{ field: 'url', message: 'has a path parameter that is too long' }] })
         : toProblem(err);
   void sendProblem(reply, req, problem);
 }
@@ -24,13 +23,13 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, slug, detail] =
+  const [slug, detail] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'request-timeout', 'the request (headers and body) was not received in time']
+      ? (['request-timeout', 'the request (headers and body) was not received in time'] as const)
       : err.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'headers-too-large', 'the request line and headers are larger than the server accepts']
-        : [400, 'bad-request', 'the request is not valid HTTP'];
-  const title = STATUS_CODES[status] ?? 'Bad Request';
+        ? (['headers-too-large', 'the request line and headers are larger than the server accepts'] as const)
+        : (['bad-request', 'the request is not valid HTTP'] as const);
+  const { status, title } = PROBLEMS[slug];
   const body: Problem = { type: `urn:bo1:problem:${slug}`, title, status, detail };
   const json = JSON.stringify(body);
   this.log.debug({ err }, 'client error');
@@ -61,7 +60,7 @@ export function registerMethodNotAllowed(app: FastifyInstance, paths: Map<string
       sendProblem(
         reply,
         req,
-        new HttpProblem(405, 'method-not-allowed', 'Method Not Allowed', `${req.method} is not served at ${url}; allowed: ${allow}`, undefined, { Allow: allow }),
+        new HttpProblem('method-not-allowed', `${req.method} is not served at ${url}; allowed: ${allow}`, { headers: { Allow: allow } }),
       );
     // Answered in the route's onRequest: before its body is parsed, so a wrong method is a 405 whatever it sends.
     app.route({ method: [...others], url, schema: { hide: true }, onRequest: refuse, handler: refuse });

@@ -63,9 +63,7 @@ export function registerRateLimit(app: FastifyInstance, count: WindowCounter, op
       return sendProblem(
         reply,
         req,
-        new HttpProblem(429, 'rate-limited', 'Too Many Requests', `at most ${opts.limit} requests per ${opts.windowMs / 1000} s; retry in ${reset} s`, undefined, {
-          'Retry-After': reset,
-        }),
+        new HttpProblem('rate-limited', `at most ${opts.limit} requests per ${opts.windowMs / 1000} s; retry in ${reset} s`, { headers: { 'Retry-After': reset } }),
       );
     }
   });

@@ -74,7 +74,7 @@ export function registerRoute(app: FastifyInstance, def: RouteDef<any, any, any>
       const params = parse(def.params, req.params, 'params');
       const query = parse(def.query, req.query, 'query');
       if (def.body && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '')) {
-        throw new HttpProblem(415, 'unsupported-media-type', 'Unsupported Media Type', 'send the body as application/json');
+        throw new HttpProblem('unsupported-media-type', 'send the body as application/json');
       }
       const body = def.body ? parse(def.body, req.body, 'body') : undefined;
       return def.handler({ params, query, body, tenant: (req.caller ?? OPEN_CALLER).tenantId, req, reply });

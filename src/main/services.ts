@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { SessionStore } from '../db/session-store';
+import { IdempotencyStore } from '../db/idempotency-store';
 import { ApiKeyStore } from '../auth/api-keys';
 import { ledgerTotals, sessionsByStatus } from '../db/metrics-store';
 import { servesWithoutKey } from '../http/auth';
@@ -45,7 +46,7 @@ export async function startApi(config: Config, log: Logger = createLogger(config
     },
     config,
     store,
-    db: database.db,
+    idempotency: new IdempotencyStore(database.db),
     keys,
     redis,
     memory: new MemoryStore(database.db),

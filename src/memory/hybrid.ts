@@ -4,6 +4,7 @@ import { decodeCursor } from '../db/cursor';
 export { encodeCursor } from '../db/cursor';
 import { expertMemories, lessons, sessions } from '../db/schema';
 import { cosine } from '../domain/metrics';
+import { AppError } from '../domain/errors';
 import { embeddingBits, toPgVector } from './vectors';
 
 /**
@@ -15,10 +16,6 @@ import { embeddingBits, toPgVector } from './vectors';
 
 /** Any drizzle Postgres database or transaction: node-postgres in the service, PGlite in tests. */
 export type Exec = PgDatabase<any, any, any>;
-
-export class TenancyError extends Error {
-  override name = 'TenancyError';
-}
 
 /** Rows of a raw query; both drivers answer `{ rows }`. */
 export async function rows<T>(exec: Exec, query: SQL): Promise<T[]> {
@@ -42,6 +39,9 @@ export const before = (createdAt: SQLWrapper, id: SQLWrapper, cursor: string) =>
   return sql`(${createdAt}, ${id}) < (${ts}::timestamptz, ${last}::uuid)`;
 };
 
+/** What a store throws for a row whose session is another tenant's. */
+export const tenancyError = (): AppError => new AppError('tenancy', 'a session id does not belong to this tenant');
+
 /** Refuses rows that would hang one tenant's data off another tenant's session (and so be deleted with it). */
 export async function assertSessionsOwned(exec: Exec, tenantId: string, sessionIds: string[]): Promise<void> {
   const ids = [...new Set(sessionIds)];
@@ -50,7 +50,7 @@ export async function assertSessionsOwned(exec: Exec, tenantId: string, sessionI
     .select({ id: sessions.id })
     .from(sessions)
     .where(and(eq(sessions.tenantId, tenantId), inArray(sessions.id, ids)));
-  if (found.length !== ids.length) throw new TenancyError('a session id does not belong to this tenant');
+  if (found.length !== ids.length) throw tenancyError();
 }
 
 type Searchable = typeof expertMemories | typeof lessons;

@@ -1,4 +1,5 @@
 import type { NewMemory } from '../ports/memory';
+import type { ExpertMemoryPort, Memory, RecallQuery, ScoredMemory as RecalledMemory } from '../ports/memory-store';
 import { and, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { expertMemories } from '../db/schema';
 import {
@@ -21,6 +22,8 @@ import {
 import { LessonStore, type Lesson, type NewLesson } from './lesson-store';
 import { UtteranceStore, type NewUtterance } from './utterance-store';
 import { embeddingBits } from './vectors';
+import { execOf } from '../db/tx';
+import type { Tx } from '../ports/session-store';
 
 /**
  * The memory repository: expert memories, lessons and novelty history. The
@@ -28,41 +31,7 @@ import { embeddingBits } from './vectors';
  * method takes the tenant and every query filters by it.
  */
 
-/** A row to write: the shape the engine's memory port defines. */
-export type { NewMemory };
-
-export interface Memory extends Omit<NewMemory, 'embedding' | 'createdAt'> {
-  tenantId: string;
-  embeddingDim: number;
-  supersededBy: string | null;
-  supersededAt: string | null;
-  createdAt: string;
-}
-
-export interface RecalledMemory extends Memory {
-  /** RRF over the text and vector rankings × recency × category boost. */
-  score: number;
-  /** ts_rank_cd, null when the row was not a full-text candidate. */
-  ftsRank: number | null;
-  /** Exact cosine, null when the row was not a vector candidate. */
-  vectorSimilarity: number | null;
-  recency: number;
-  categoryMatch: boolean;
-}
-
-export interface RecallQuery {
-  persona: string;
-  /** A boost (×1.2), not a filter: an expert's memories from other kinds of problem still count. */
-  category?: string;
-  text: string;
-  vector: number[];
-  limit: number;
-  halfLifeDays: number;
-  now: Date;
-  excludeSessionId?: string;
-  /** Only compare against embeddings from this provider (vectors of different models are not comparable). */
-  embeddingProvider?: string;
-}
+export type { Memory, NewMemory, RecallQuery, ScoredMemory as RecalledMemory } from '../ports/memory-store';
 
 export interface MemoryStoreOptions {
   /** Use pgvector's HNSW index (after enableVectorIndex returned true); otherwise the portable Hamming prefilter. */
@@ -129,7 +98,7 @@ export function recallQueries(tenantId: string, q: RecallQuery, pgvector: boolea
 
 const count = async (exec: Exec, query: SQL) => (await rows<{ n: number }>(exec, query))[0]?.n ?? 0;
 
-export class MemoryStore {
+export class MemoryStore implements ExpertMemoryPort {
   private readonly vector: VectorPath;
   private readonly lessons: LessonStore;
   private readonly utterances: UtteranceStore;
@@ -144,7 +113,8 @@ export class MemoryStore {
   }
 
   /** Idempotent on id (a re-run step writes nothing new). Returns how many rows were new. */
-  async insertMemories(tenantId: string, list: NewMemory[], exec: Exec = this.db): Promise<number> {
+  async insertMemories(tenantId: string, list: NewMemory[], tx?: Tx): Promise<number> {
+    const exec = tx ? execOf(tx) : this.db;
     await assertSessionsOwned(exec, tenantId, list.map((r) => r.sessionId));
     let n = 0;
     for (let i = 0; i < list.length; i += BATCH) {
@@ -206,7 +176,8 @@ export class MemoryStore {
   }
 
   /** Marks `oldId` contradicted by `newId` (both rows stay). False when either is not this tenant's, or it is already superseded by another. */
-  async supersede(tenantId: string, oldId: string, newId: string, at: Date, exec: Exec = this.db): Promise<boolean> {
+  async supersede(tenantId: string, oldId: string, newId: string, at: Date, tx?: Tx): Promise<boolean> {
+    const exec = tx ? execOf(tx) : this.db;
     if (oldId === newId) return false;
     const updated = await exec
       .update(m)
@@ -305,11 +276,11 @@ export class MemoryStore {
   }
 
   // Lessons and novelty history live in their own stores; these keep one repository surface.
-  insertLesson(tenantId: string, l: NewLesson, sessionId: string, exec: Exec = this.db) {
-    return this.lessons.insertLesson(tenantId, l, sessionId, exec);
+  insertLesson(tenantId: string, l: NewLesson, sessionId: string, tx?: Tx) {
+    return this.lessons.insertLesson(tenantId, l, sessionId, tx ? execOf(tx) : this.db);
   }
-  reinforceLesson(tenantId: string, id: string, sessionId: string, exec: Exec = this.db) {
-    return this.lessons.reinforceLesson(tenantId, id, sessionId, exec);
+  reinforceLesson(tenantId: string, id: string, sessionId: string, tx?: Tx) {
+    return this.lessons.reinforceLesson(tenantId, id, sessionId, tx ? execOf(tx) : this.db);
   }
   nearestLessons(tenantId: string, vector: number[], limit: number) {
     return this.lessons.nearestLessons(tenantId, vector, limit);
@@ -320,8 +291,8 @@ export class MemoryStore {
   listLessons(tenantId: string, q: { q?: string; limit: number; cursor?: string }) {
     return this.lessons.listLessons(tenantId, q);
   }
-  insertUtterances(tenantId: string, list: NewUtterance[], exec: Exec = this.db) {
-    return this.utterances.insertUtterances(tenantId, list, exec);
+  insertUtterances(tenantId: string, list: NewUtterance[], tx?: Tx) {
+    return this.utterances.insertUtterances(tenantId, list, tx ? execOf(tx) : this.db);
   }
   utteranceHistory(tenantId: string, sessionId: string, subProblemId: string) {
     return this.utterances.utteranceHistory(tenantId, sessionId, subProblemId);
@@ -340,6 +311,5 @@ export class MemoryStore {
   }
 }
 
-export { TenancyError } from './hybrid';
 export type { Lesson, LessonHit, NewLesson } from './lesson-store';
 export type { NewUtterance, Utterance } from './utterance-store';

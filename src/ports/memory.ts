@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import type { Tx } from './session-store';
 
 /**
  * What the deliberation needs from expert memory and lessons: recall at the
@@ -53,12 +53,12 @@ export interface MemoryPort {
     tenantId: string,
     q: { persona: string; category?: string; text: string; vector: number[]; limit: number; halfLifeDays: number; now: Date; excludeSessionId?: string },
   ): Promise<RecalledMemory[]>;
-  insertMemories(tenantId: string, rows: NewMemory[], exec?: Db): Promise<unknown>;
+  insertMemories(tenantId: string, rows: NewMemory[], tx?: Tx): Promise<unknown>;
   searchLessons(tenantId: string, q: { text: string; vector: number[]; limit: number; minConfidence?: number }): Promise<LessonHit[]>;
   insertUtterances(
     tenantId: string,
     rows: { sessionId: string; subProblemId: string; round: number; persona: string | null; kind: 'contribution' | 'question'; text: string; embedding: number[]; embeddingProvider: string }[],
-    exec?: Db,
+    tx?: Tx,
   ): Promise<unknown>;
 }
 

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
-import { purgeIdempotencyKeys, readIdempotencyKey } from '../../src/db/idempotency-store';
+import { IdempotencyStore } from '../../src/db/idempotency-store';
 import { idempotencyKeys, sessions } from '../../src/db/schema';
-import { idempotent } from '../../src/http/idempotency';
-import { HttpProblem } from '../../src/http/problem';
+import { idempotent } from '../../src/app/idempotent';
+import { AppError } from '../../src/domain/errors';
+import { toProblem } from '../../src/http/problem';
 import { testDatabaseUrl } from '../support/env';
 import { expectProblem } from '../support/problem';
 import { startStack, type Stack } from '../support/stack';
@@ -84,7 +85,7 @@ describe('idempotent()', () => {
   const tenant = `idem-${randomUUID().slice(0, 8)}`;
   const ok = (body: unknown) => async () => ({ status: 201, body, headers: { Location: '/x' } });
   const request = (key: string, extra: Partial<Parameters<typeof idempotent>[0]> = {}) => ({
-    db: database.db,
+    store: new IdempotencyStore(database.db),
     tenant,
     scope: 'test',
     key,
@@ -94,10 +95,10 @@ describe('idempotent()', () => {
 
   it('releases the claim when the request throws or answers 5xx, so a retry runs', async () => {
     const key = randomUUID();
-    await expect(idempotent(request(key), async () => Promise.reject(new HttpProblem(429, 'too-many-sessions', 'Too many', 'cap')))).rejects.toThrow('cap');
-    expect(await readIdempotencyKey(database.db, { tenantId: tenant, scope: 'test', key })).toBeNull();
+    await expect(idempotent(request(key), async () => Promise.reject(new AppError('too-many-sessions', 'cap')))).rejects.toThrow('cap');
+    expect(await new IdempotencyStore(database.db).read({ tenantId: tenant, scope: 'test', key })).toBeNull();
     expect(await idempotent(request(key), async () => ({ status: 503, body: { down: true } }))).toMatchObject({ status: 503, replayed: false });
-    expect(await readIdempotencyKey(database.db, { tenantId: tenant, scope: 'test', key })).toBeNull();
+    expect(await new IdempotencyStore(database.db).read({ tenantId: tenant, scope: 'test', key })).toBeNull();
     expect(await idempotent(request(key), ok('ran'))).toMatchObject({ status: 201, body: 'ran', replayed: false });
     expect(await idempotent(request(key), ok('again'))).toEqual({ status: 201, body: 'ran', headers: { Location: '/x' }, replayed: true });
   });
@@ -107,9 +108,10 @@ describe('idempotent()', () => {
     let finish!: () => void;
     const slow = idempotent(request(key), () => new Promise((resolve) => (finish = () => resolve({ status: 201, body: 'slow' }))));
     await new Promise((r) => setTimeout(r, 100));
-    const err = (await idempotent(request(key, { waitMs: 200 }), ok('dup')).catch((e: unknown) => e)) as HttpProblem;
-    expect(err).toBeInstanceOf(HttpProblem);
-    expect(err).toMatchObject({ status: 409, slug: 'idempotency-in-progress', headers: { 'Retry-After': '1' } });
+    const err = (await idempotent(request(key, { waitMs: 200 }), ok('dup')).catch((e: unknown) => e)) as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('idempotency-in-progress');
+    expect(toProblem(err)).toMatchObject({ status: 409, slug: 'idempotency-in-progress', headers: { 'Retry-After': '1' } });
     finish();
     expect(await slow).toMatchObject({ body: 'slow', replayed: false });
   });
@@ -128,7 +130,7 @@ describe('idempotent()', () => {
     await database.db.update(idempotencyKeys).set({ createdAt: sql`now() - interval '25 hours'` }).where(where);
     expect(await idempotent(request(key, { body: { different: true } }), ok('new'))).toMatchObject({ body: 'new', replayed: false });
     await database.db.update(idempotencyKeys).set({ createdAt: sql`now() - interval '25 hours'` }).where(where);
-    expect(await purgeIdempotencyKeys(database.db, new Date(Date.now() - 24 * 3600_000))).toBeGreaterThanOrEqual(1);
-    expect(await readIdempotencyKey(database.db, { tenantId: tenant, scope: 'test', key })).toBeNull();
+    expect(await new IdempotencyStore(database.db).purge(new Date(Date.now() - 24 * 3600_000))).toBeGreaterThanOrEqual(1);
+    expect(await new IdempotencyStore(database.db).read({ tenantId: tenant, scope: 'test', key })).toBeNull();
   });
 });

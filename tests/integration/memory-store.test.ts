@@ -3,9 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { sessions } from '../../src/db/schema';
-import { InvalidCursorError } from '../../src/db/session-store';
 import { embedSync } from '../../src/embeddings/local-embedder';
-import { TenancyError } from '../../src/memory/hybrid';
 import { embeddingBits, HASH_BITS, signBits, toPgVector } from '../../src/memory/vectors';
 import { MemoryStore, type NewLesson, type NewMemory } from '../../src/memory/memory-store';
 import type { MemoryPort } from '../../src/ports/memory';
@@ -107,7 +105,7 @@ describe('MemoryStore', () => {
     expect(await store.nearestLessons(b, vec('payback channel'), 5)).toEqual([]);
     expect(await store.deleteSessionContributions(b, s)).toEqual({ memories: 0, utterances: 0, lessonsDeleted: 0, lessonSourcesDeleted: 0 });
     // Writing under B against A's session is refused: it would hang B's rows off A's session.
-    await expect(store.insertMemories(b, [memory(s, { summary: 'x' })])).rejects.toBeInstanceOf(TenancyError);
+    await expect(store.insertMemories(b, [memory(s, { summary: 'x' })])).rejects.toMatchObject({ code: 'tenancy' });
 
     expect(await store.get(a, row.id)).toMatchObject({ id: row.id, tenantId: a, sessionId: s });
     const exported = await store.exportTenant(a);
@@ -255,7 +253,7 @@ describe('MemoryStore', () => {
     expect([...all.map((x) => x.createdAt)]).toEqual([...all.map((x) => x.createdAt)].sort().reverse());
     expect((await store.list(t, { q: 'budget', limit: 100 })).items).toHaveLength(11);
     expect((await store.list(t, { persona: 'chen', limit: 100 })).items).toEqual([]);
-    await expect(store.list(t, { limit: 10, cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(InvalidCursorError);
+    await expect(store.list(t, { limit: 10, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'invalid-cursor' });
   });
 
   it('never returns lessons under 0.5 confidence, though it keeps them', async () => {
@@ -286,7 +284,7 @@ describe('MemoryStore', () => {
     expect(await store.reinforceLesson(t, l.id, s1)).toEqual({ reinforced: false, reinforcements: 1 });
     expect(await store.reinforceLesson(t, l.id, s2)).toEqual({ reinforced: true, reinforcements: 2 });
     expect(await store.reinforceLesson(t, l.id, s2)).toEqual({ reinforced: false, reinforcements: 2 });
-    expect(await store.reinforceLesson(tenant('other'), l.id, s2).catch((e: unknown) => e)).toBeInstanceOf(TenancyError);
+    expect(await store.reinforceLesson(tenant('other'), l.id, s2).catch((e: unknown) => e)).toMatchObject({ code: 'tenancy' });
   });
 
   it("deletes a session's contributions and what derives only from them", async () => {

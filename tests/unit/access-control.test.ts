@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateKey, hashKey, KEY_PATTERN } from '../../src/auth/api-keys';
 import { loadConfig } from '../../src/config/config';
 import { isApiUrl, servesWithoutKey } from '../../src/http/auth';
-import { canonicalJson } from '../../src/http/idempotency';
+import { canonicalJson } from '../../src/app/idempotent';
 
 describe('open mode decision', () => {
   it('auto serves requests without a key only while no active key exists', async () => {

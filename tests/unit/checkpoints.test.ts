@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   ALLOWED_ACTIONS,
   applyBoardEdit,
-  CheckpointInputError,
   checkResolution,
   subProblemsFromEdit,
   type PendingCheckpoint,
 } from '../../src/domain/checkpoints';
 import type { SubProblem } from '../../src/domain/model';
+import { isAppError } from '../../src/domain/errors';
 import { PERSONAS } from '../../src/domain/personas';
 import { applyEvents, emptyCaseMemory } from '../../src/memory/case-memory';
 import { transcriptEntries } from '../../src/domain/transcript';
@@ -29,7 +29,7 @@ const fieldOf = (fn: () => unknown) => {
   try {
     fn();
   } catch (err) {
-    if (err instanceof CheckpointInputError) return err.field;
+    if (isAppError(err, 'checkpoint-action-invalid')) return err.field;
     throw err;
   }
   return null;

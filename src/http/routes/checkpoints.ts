@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { CheckpointConflictError, expireCheckpoint, isExpired, pendingCheckpoint, resolveCheckpoint, type CheckpointDeps } from '../../app/checkpoints';
-import { CHECKPOINT_ACTIONS, CheckpointInputError, checkResolution } from '../../domain/checkpoints';
+import { answerCheckpoint, type CheckpointDeps } from '../../app/checkpoints';
+import { CHECKPOINT_ACTIONS, checkResolution, type PendingCheckpoint } from '../../domain/checkpoints';
 import { domainSchema } from '../../domain/model';
 import { PERSONAS } from '../../domain/personas';
 import { caseMemoryPolicy } from '../../memory/case-memory-policy';
 import { RedisNotifier } from '../../queue/redis';
 import type { ApiDeps } from '../deps';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, idempotent, replyWith } from '../idempotency';
-import { HttpProblem, notFound, problemSchema } from '../problem';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, replyWith } from '../idempotency';
+import { idempotent } from '../../app/idempotent';
+import { problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
 import { resolveCheckpointExample, resolvedExample } from '../examples';
 import { linksSchema } from '../schemas';
@@ -88,31 +89,14 @@ export function checkpointRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     },
     handler: async ({ params, body, tenant, req, reply }) => {
       const key = idempotencyKeyOf(req);
-      const outcome = await idempotent({ db: deps.db, tenant, scope: `resolve:${params.id}:${params.checkpoint_id}`, key, body }, async () => {
-        const row = await store.get(params.id, tenant);
-        if (!row) throw notFound(`session ${params.id}`);
-        const cp = pendingCheckpoint(row);
-        if (cp?.id === params.checkpoint_id && isExpired(cp, new Date())) {
-          // The sweep has not got to it yet: apply the policy now, so the answer and the record agree.
-          const applied = await expireCheckpoint(ops, row).catch((err: unknown) => {
-            if (err instanceof CheckpointConflictError) return null;
-            throw err;
-          });
-          throw new HttpProblem(409, 'checkpoint-expired', 'Checkpoint expired', `checkpoint ${cp.id} expired at ${cp.expiresAt}; its policy (${cp.onExpiry}) ${applied ? 'was applied' : 'had already been applied'}`);
-        }
-        try {
-          const { resolution } = await resolveCheckpoint(ops, row, params.checkpoint_id, (pending) => checkResolution(pending, body, PERSONAS));
-          return {
-            status: 202,
-            body: { session_id: row.id, checkpoint_id: params.checkpoint_id, action: resolution.action, status: 'queued', links: linksFor(row.id) },
-          };
-        } catch (err) {
-          if (err instanceof CheckpointConflictError) throw new HttpProblem(409, 'checkpoint-not-pending', 'Checkpoint not pending', err.message);
-          if (err instanceof CheckpointInputError) {
-            throw new HttpProblem(422, 'checkpoint-action-invalid', 'Answer does not fit this checkpoint', err.message, [{ field: err.field, message: err.message.slice(err.field.length + 2) }]);
-          }
-          throw err;
-        }
+      const scope = `resolve:${params.id}:${params.checkpoint_id}`;
+      const outcome = await idempotent({ store: deps.idempotency, tenant, scope, key, body }, async () => {
+        const decide = (pending: PendingCheckpoint) => checkResolution(pending, body, PERSONAS);
+        const { session, resolution } = await answerCheckpoint(ops, tenant, params.id, params.checkpoint_id, decide, new Date());
+        return {
+          status: 202,
+          body: { session_id: session.id, checkpoint_id: params.checkpoint_id, action: resolution.action, status: 'queued', links: linksFor(session.id) },
+        };
       });
       return replyWith(reply, outcome);
     },

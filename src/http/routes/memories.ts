@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { provenanceSchema } from '../../domain/events';
 import type { ApiDeps } from '../deps';
-import { fieldProblem, HttpProblem, notFound, problemSchema } from '../problem';
+import { fieldProblem, notFound, problemSchema } from '../problem';
+import { AppError, isAppError } from '../../domain/errors';
 import { defineRoute, type RouteDef } from '../route';
 import { sessionIdParams } from '../schemas';
 
@@ -70,13 +71,11 @@ const toLesson = (l: Row) => ({
 /** Memory and lessons with provenance; deletion cascades to everything derived. Tenant-scoped in the store. */
 export function memoryRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
   const memory = () => {
-    if (!deps.memory) throw new HttpProblem(503, 'memory-unavailable', 'Memory unavailable', 'this deployment runs without expert memory');
+    if (!deps.memory) throw new AppError('memory-unavailable', 'this deployment runs without expert memory');
     return deps.memory;
   };
   const badCursor = (err: unknown) => {
-    if (err instanceof Error && /cursor/i.test(err.message)) {
-      throw fieldProblem('query.cursor', err.message);
-    }
+    if (isAppError(err, 'invalid-cursor')) throw fieldProblem('query.cursor', err.message);
     throw err;
   };
 

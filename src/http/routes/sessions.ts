@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { envelopeSchema, event } from '../../domain/events';
-import { InvalidCursorError, LeaseLostError, TERMINAL_STATUSES, TooManySessionsError, type SessionStatus } from '../../db/session-store';
+import { envelopeSchema } from '../../domain/events';
+import { isAppError } from '../../domain/errors';
+import { cancelSession, type CancelSessionDeps } from '../../app/cancel-session';
+import { createSession, type CreatedSession, type CreateSessionDeps } from '../../app/create-session';
 import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
-import { estimateMinimumSessionCostUsd } from '../../domain/budget';
 import { tierPrices } from '../../config/config';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, idempotent, replyWith, type StoredResponse } from '../idempotency';
-import { fieldProblem, HttpProblem, notFound, problemSchema } from '../problem';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, replyWith } from '../idempotency';
+import { fieldProblem, notFound, problemSchema } from '../problem';
 import { cancelledExample, createdExample, createSessionExample, eventsPageExample, listExample, snapshotExample } from '../examples';
 import { defineRoute, type RouteDef } from '../route';
 import {
@@ -19,12 +20,8 @@ import {
   sessionIdParams,
   snapshotSchema,
 } from '../schemas';
-import { checkpointSettingsSchema } from '../../domain/checkpoints';
 import { linksFor, snapshotView, summaryView } from '../session-view';
 import type { ApiDeps } from '../deps';
-
-/** Retry-After of the active-session cap's 429. */
-const SESSION_CAP_RETRY_AFTER_S = 30;
 
 const problems = {
   400: { description: 'Invalid request; `errors` names each invalid field', schema: problemSchema },
@@ -33,44 +30,19 @@ const problems = {
 
 export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
   const { store, queue, config, log } = deps;
-
-  /** Records the session within the tenant's cap and queues it: the work an Idempotency-Key makes run once. */
-  const start = async (tenant: string, body: z.output<ReturnType<typeof createSessionBody>>): Promise<StoredResponse> => {
-    const id = randomUUID();
-    const cap = config.MAX_ACTIVE_SESSIONS_PER_TENANT;
-    const session = {
-      id,
-      tenantId: tenant,
-      problem: body.problem,
-      context: body.context,
-      options: {
-        mode: body.mode,
-        ...(body.mode === 'interactive' && { checkpoints: checkpointSettingsSchema.parse(body.checkpoints ?? {}) }),
-        ...(body.budget_usd !== undefined && { budgetUsd: body.budget_usd }),
-        ...(body.settings && { settings: body.settings }),
-        ...(body.memory && { memory: body.memory }),
-      },
-      provider: deps.providerName,
-      seed: body.seed ?? randomUUID(),
-    };
-    const created = event('session.created', { problem: body.problem, context: body.context, provider: deps.providerName, mode: body.mode });
-    const row = await store.create(session, created, cap).catch((err: unknown) => {
-      if (!(err instanceof TooManySessionsError)) throw err;
-      throw new HttpProblem(
-        429,
-        'too-many-sessions',
-        'Too many active sessions',
-        `this tenant already has ${cap} active sessions (queued, running or awaiting input), the cap MAX_ACTIVE_SESSIONS_PER_TENANT=${cap}; wait for one to end or cancel one`,
-        undefined,
-        // When a slot frees is unknowable (a session runs for minutes, or waits on a person): a poll interval, not a promise.
-        { 'Retry-After': String(SESSION_CAP_RETRY_AFTER_S) },
-      );
-    });
-    // Postgres holds the session now: the enqueue waits at most a moment; if Redis is down the job is added
-    // when it is back, or the worker's reconciler queues the session.
-    await queue.enqueue(id, 'start').catch((err: Error) => log.warn({ err, sessionId: id }, 'enqueue did not complete; Redis or the reconciler will queue the session'));
-    return { status: 202, body: { id, status: row.status, links: linksFor(id) }, headers: { Location: linksFor(id).self } };
+  const warn = (msg: string, extra: object) => log.warn(extra, msg);
+  const creating: CreateSessionDeps = {
+    sessions: store,
+    idempotency: deps.idempotency,
+    enqueue: (id, reason) => queue.enqueue(id, reason),
+    newId: randomUUID,
+    providerName: deps.providerName,
+    activeCap: config.MAX_ACTIVE_SESSIONS_PER_TENANT,
+    prices: tierPrices(config),
+    warn,
   };
+  const cancelling: CancelSessionDeps = { sessions: store, broadcastCancel: deps.cancel, warn };
+  const created = ({ id, status }: CreatedSession) => ({ status: 202, body: { id, status, links: linksFor(id) }, headers: { Location: linksFor(id).self } });
 
   const create = defineRoute({
     method: 'POST',
@@ -104,23 +76,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
       },
     },
-    handler: async ({ body, req, reply, tenant }) => {
-      const key = idempotencyKeyOf(req);
-      if (body.budget_usd !== undefined) {
-        const minimum = estimateMinimumSessionCostUsd(body.problem.length + body.context.length, tierPrices(config));
-        if (body.budget_usd < minimum) {
-          throw new HttpProblem(
-            422,
-            'budget-too-small',
-            'Budget too small',
-            `body.budget_usd: $${body.budget_usd} cannot cover even the cheapest session (about $${minimum.toFixed(4)} with the configured models)`,
-            [{ field: 'body.budget_usd', message: `must be at least ${minimum.toFixed(4)}` }],
-          );
-        }
-      }
-      const outcome = await idempotent({ db: deps.db, tenant, scope: 'createSession', key, body }, () => start(tenant, body));
-      return replyWith(reply, outcome);
-    },
+    handler: async ({ body, req, reply, tenant }) => replyWith(reply, await createSession(creating, tenant, body, idempotencyKeyOf(req), created)),
   });
 
   const list = defineRoute({
@@ -136,9 +92,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
         const page = await store.list(tenant, query.limit, query.cursor, query.status);
         return { items: page.items.map(summaryView), next_cursor: page.nextCursor };
       } catch (err) {
-        if (err instanceof InvalidCursorError) {
-throw fieldProblem('query.cursor', err.message);
-        }
+        if (isAppError(err, 'invalid-cursor')) throw fieldProblem('query.cursor', err.message);
         throw err;
       }
     },
@@ -229,22 +183,8 @@ throw fieldProblem('query.cursor', err.message);
       409: { description: 'The session has already ended', schema: problemSchema },
     },
     handler: async ({ params, tenant }) => {
-      const row = await store.get(params.id, tenant);
-      if (!row) throw notFound(`session ${params.id}`);
-      const ended = () => new HttpProblem(409, 'already-ended', 'Session already ended', `session ${row.id} is already ${row.status}`);
-      if (TERMINAL_STATUSES.has(row.status as SessionStatus)) throw ended();
-      try {
-        await store.commit(row.id, null, {
-          events: [event('session.cancelled', { reason: 'cancelled by the client' })],
-          patch: { status: 'cancelled', phase: 'cancelled', checkpoint: null, ended: true },
-        });
-      } catch (err) {
-        // Finished between the read and the commit.
-        if (err instanceof LeaseLostError) throw ended();
-        throw err;
-      }
-      await deps.cancel(row.id).catch((err: Error) => log.warn({ err, sessionId: row.id }, 'cancel broadcast failed; the run stops at its next commit'));
-      return { id: row.id, status: 'cancelled' as const, links: linksFor(row.id) };
+      const { id, status } = await cancelSession(cancelling, tenant, params.id);
+      return { id, status, links: linksFor(id) };
     },
   });
 

@@ -1,5 +1,5 @@
 import { TERMINAL_EVENTS } from '../../domain/events';
-import { TERMINAL_STATUSES, type SessionStatus } from '../../db/session-store';
+import { TERMINAL_STATUSES, type SessionStatus } from '../../ports/session-store';
 import { z } from 'zod';
 import { fieldProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
