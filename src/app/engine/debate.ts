@@ -3,7 +3,7 @@ import { evaluateRound, type RoundClock } from '../../domain/debate/evaluate';
 import { apply, next, type DebateAction, type DebateResult } from '../../domain/debate/machine';
 import { startDebate, type DebateOutcome, type DebateState } from '../../domain/debate/state';
 import { expertTurnDone, facilitatorDone, moderatorDone, researchDone } from '../../domain/debate/steps';
-import type { Db } from '../../db/client';
+import type { Tx } from '../../ports/session-store';
 import type { SubProblem } from '../../domain/model';
 import { roundCap } from '../../domain/schedule';
 import type { RecalledMemory } from '../../ports/memory';
@@ -102,7 +102,7 @@ function utterances(e: Engine, subProblemId: string, a: Extract<DebateAction, { 
   if (!memory) return {};
   const row = { sessionId: e.run.sessionId, subProblemId, round: a.round, embeddingProvider: e.embedder.name };
   return {
-    write: async (tx: Db) => {
+    write: async (tx: Tx) => {
       const [question] = await e.embedder.embed([a.question]);
       await memory.insertUtterances(
         e.tenantId,
