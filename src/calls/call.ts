@@ -5,6 +5,7 @@ import type { Tier } from '../ports/llm';
 export type Phase =
   | 'intake'
   | 'decomposition'
+  | 'board'
   | 'lessons'
   | 'debate'
   | 'facilitation'

@@ -1,4 +1,5 @@
 import type { AnyCall } from './call';
+import { boardSelectionCall } from './board';
 import { contributionCall, facilitatorRoundCall, moderatorCall, openingStatementCall, researchCall } from './debate';
 import { problemStatementCall } from './intake';
 import { anonymiseCall, lessonsExtractCall, lessonsSameCall } from './memory';
@@ -6,6 +7,7 @@ import { decomposeCall, lessonsQueryCall, lessonsRankCall } from './planning';
 import { expertSummaryCall, finalRecommendationCall, synthesisCall } from './synthesis';
 import { calibrationCall, optionsCall, voteCall } from './voting';
 
+export * from './board';
 export * from './call';
 export * from './debate';
 export * from './intake';
@@ -19,6 +21,7 @@ export const CATALOGUE = Object.fromEntries(
   [
     problemStatementCall,
     decomposeCall,
+    boardSelectionCall,
     lessonsQueryCall,
     lessonsRankCall,
     openingStatementCall,

@@ -1,4 +1,5 @@
 import type { AnyCall } from '../calls/call';
+import { boardSelectionCall } from '../calls/board';
 import { facilitatorRoundCall, moderatorCall, openingStatementCall, researchCall } from '../calls/debate';
 import { problemStatementCall } from '../calls/intake';
 import { decomposeCall } from '../calls/planning';
@@ -41,6 +42,7 @@ const tokens = (c: Pick<AnyCall, 'tier' | 'estimate'>): CallTokens => ({ tier: c
 export const CALL_TOKENS = {
   intake: tokens(problemStatementCall),
   decompose: tokens(decomposeCall),
+  board: tokens(boardSelectionCall),
   final: tokens(finalRecommendationCall),
   /** One expert's turn in round 1; later rounds add transcript, see EXPERT_TURN_GROWTH. */
   expertTurn: tokens(openingStatementCall),
@@ -115,7 +117,7 @@ function subProblemUsd(plan: SubProblemPlan, prices: TierPrices, speakersPerRoun
 }
 
 const sessionFixedUsd = (prices: TierPrices, extra: number) =>
-  usd(CALL_TOKENS.intake, prices, extra) + usd(CALL_TOKENS.decompose, prices, extra) + usd(CALL_TOKENS.final, prices, extra);
+  usd(CALL_TOKENS.intake, prices, extra) + usd(CALL_TOKENS.decompose, prices, extra) + usd(CALL_TOKENS.board, prices, extra) + usd(CALL_TOKENS.final, prices, extra);
 
 /**
  * Session cost range once the sub-problems are known. Minimum: the opening

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from './errors';
 import type { Persona, SubProblem } from './model';
+import { relevance } from './personas';
 
 /**
  * Interactive checkpoints (spec 6, 12, 14.5): the moments a person steers
@@ -56,6 +57,8 @@ export interface Question {
 export interface BoardProposal {
   members: { code: string; name: string; title: string; rationale: string; subProblems: string[] }[];
   panels: Record<string, string[]>;
+  /** Each seat's rationale per sub-problem, and who chose it (model, policy). */
+  picks?: Record<string, { code: string; rationale: string; by: string }[]>;
   available: { code: string; name: string; title: string }[];
 }
 
@@ -127,13 +130,21 @@ export interface Resolution {
   answers?: { id: string; question: string; answer: string }[];
   statement?: string;
   subProblems?: SubProblemEdit[];
-  board?: { remove: string[]; add: string[] };
+  board?: ResolvedBoardEdit;
   message?: string;
 }
 
 /** An answer that does not fit the checkpoint (422), naming the field: detail `<field>: <message>`. */
 const inputError = (field: string, message: string): AppError =>
   new AppError('checkpoint-action-invalid', `${field}: ${message}`, { errors: [{ field, message }] });
+
+/** A board edit as applied: codes only, with what each `want` became so the person sees it. */
+export interface ResolvedBoardEdit {
+  remove: string[];
+  /** Added codes, the wanted ones included; never a code the same edit removes. */
+  add: string[];
+  wanted?: { want: string; code: string; name: string; title: string }[];
+}
 
 /** Checks an answer against the pending checkpoint; throws a checkpoint-action-invalid AppError (422) naming the field. */
 export function checkResolution(cp: PendingCheckpoint, req: ResolveRequest, pool: readonly Persona[]): Resolution {
@@ -197,49 +208,54 @@ function checkEdit(cp: PendingCheckpoint, req: ResolveRequest, pool: readonly Pe
 
 /**
  * Applies a board edit to every panel: removals first, then additions
- * (named codes, then the best fit for each wanted kind of expert). Each
- * panel must keep 2-5 experts. Returns the new panels and the resolved
- * edit (wants turned into codes) so a replay needs no matching.
+ * (named codes, then the best fit for each wanted kind of expert). A code
+ * both removed and added in one edit stays removed (removal is the explicit
+ * intent; it is left out of the resolved `add`), and a `want` is matched
+ * only among experts neither on the board nor removed by this edit, so it
+ * never resolves to the expert the person is taking off. Each panel must
+ * keep 2-5 experts. Returns the new panels and the resolved edit (wants
+ * turned into codes, and recorded as such) so a replay needs no matching.
  */
 export function applyBoardEdit(
   board: { panels: Record<string, string[]> },
   edit: BoardEdit,
   pool: readonly Persona[],
-): { panels: Record<string, string[]>; edit: { remove: string[]; add: string[] } } {
+): { panels: Record<string, string[]>; edit: ResolvedBoardEdit } {
   const onBoard = new Set(Object.values(board.panels).flat());
   const remove = [...new Set(edit.remove ?? [])];
   remove.forEach((code, i) => {
     if (!onBoard.has(code)) throw inputError(`body.board.remove.${i}`, `${code} is not on the board`);
   });
-  const add = [...new Set(edit.add ?? [])];
-  add.forEach((code, i) => {
+  const named = [...new Set(edit.add ?? [])];
+  named.forEach((code, i) => {
     if (!pool.some((p) => p.code === code)) throw inputError(`body.board.add.${i}`, `no persona ${code}; see GET /v1/personas`);
   });
+  const add = named.filter((c) => !remove.includes(c));
+  const wanted: NonNullable<ResolvedBoardEdit['wanted']> = [];
   (edit.want ?? []).forEach((kind, i) => {
-    const taken = new Set([...onBoard, ...add].filter((c) => !remove.includes(c)));
+    const taken = new Set([...onBoard, ...add, ...remove]);
     const match = bestFor(kind, pool.filter((p) => !taken.has(p.code)));
     if (!match) throw inputError(`body.board.want.${i}`, `no expert off the board matches "${kind}"`);
     add.push(match.code);
+    wanted.push({ want: kind, code: match.code, name: match.name, title: match.title });
   });
   const panels: Record<string, string[]> = {};
   for (const [id, codes] of Object.entries(board.panels)) {
-    const next = [...new Set([...codes.filter((c) => !remove.includes(c)), ...add.filter((c) => !remove.includes(c))])];
+    const next = [...new Set([...codes.filter((c) => !remove.includes(c)), ...add])];
     if (next.length < 2 || next.length > 5) {
       throw inputError('body.board', `the panel of ${id} would have ${next.length} experts; it needs 2-5`);
     }
     panels[id] = next;
   }
-  return { panels, edit: { remove, add } };
+  return { panels, edit: { remove, add, ...(wanted.length && { wanted }) } };
 }
 
-/** The persona whose title, domains and expertise share the most words with the wanted kind. */
+/** The candidate whose title, expertise, concerns and background best answer the wanted kind (see `relevance`); pool order breaks ties. */
 function bestFor(kind: string, candidates: Persona[]): Persona | undefined {
-  const words = kind.toLowerCase().match(/[a-z]{3,}/g) ?? [];
   let best: Persona | undefined;
   let bestScore = 0;
   for (const p of candidates) {
-    const hay = [p.title, p.code, ...p.domains, ...p.expertise].join(' ').toLowerCase();
-    const score = words.filter((w) => hay.includes(w.replace(/s$/, ''))).length;
+    const score = relevance(p, kind);
     if (score > bestScore) [best, bestScore] = [p, score];
   }
   return best;

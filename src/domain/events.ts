@@ -103,7 +103,16 @@ export const eventDataSchemas = {
   'board.assembled': z.object({
     members: z.array(seat.extend({ rationale: z.string(), subProblems: z.array(z.string()) })),
     panels: z.record(z.string(), z.array(z.string())).describe('Persona codes per sub-problem'),
-    picks: z.record(z.string(), z.array(z.object({ code: z.string(), rationale: z.string() }))),
+    picks: z
+      .record(z.string(), z.array(z.object({ code: z.string(), rationale: z.string(), by: z.enum(['model', 'policy', 'person']) })))
+      .describe('Each seat per sub-problem, why, and who chose it: the model, the policy (a gap, a trim or a rule), or the person'),
+    selection: z
+      .object({
+        by: z.enum(['model', 'fallback', 'person']).describe('model: its proposal held to the rules; fallback: the call failed, chosen by domain fit and diversity; person: the review edit'),
+        notes: z.array(z.string()).describe('Every change the policy made to the proposal (trims, fills, swaps, dropped codes, one-way seats), or what an edit did'),
+        failure: z.string().optional().describe('Why the board selection call failed, when it did'),
+      })
+      .describe('How this board was chosen'),
   }),
   'subproblem.started': z.object({
     ...subProblemRef,
@@ -189,7 +198,16 @@ export const eventDataSchemas = {
         }),
       )
       .optional(),
-    board: z.object({ remove: z.array(z.string()), add: z.array(z.string()) }).optional(),
+    board: z
+      .object({
+        remove: z.array(z.string()),
+        add: z.array(z.string()),
+        wanted: z
+          .array(z.object({ want: z.string(), code: z.string(), name: z.string(), title: z.string() }))
+          .optional()
+          .describe('What each wanted kind of expert resolved to'),
+      })
+      .optional(),
     message: z.string().optional(),
   }),
   'options.proposed': z.object({

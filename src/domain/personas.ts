@@ -2,8 +2,12 @@ import { z } from 'zod';
 import pool from '../data/personas.json' with { type: 'json' };
 import { personaSchema, type Persona } from './model';
 
-/** The persona pool, validated once at load; a broken data file fails at start. */
-export const PERSONAS: readonly Persona[] = z.array(personaSchema).min(8).parse(pool);
+/** The persona pool, validated once at load; a broken data file (or a code used twice) fails at start. */
+export const PERSONAS: readonly Persona[] = z
+  .array(personaSchema)
+  .min(24)
+  .refine((ps) => new Set(ps.map((p) => p.code)).size === ps.length, 'persona codes must be unique')
+  .parse(pool);
 
 export const personaByCode = (code: string): Persona | undefined => PERSONAS.find((p) => p.code === code);
 
@@ -15,3 +19,44 @@ export const personaOf = (code: string): Persona => {
 };
 
 export const nameOf = (code: string) => personaByCode(code)?.name ?? code;
+
+/** One line per persona, as the model choosing a board sees the pool. */
+export const personaSummary = (p: Persona): string =>
+  `${p.title}: ${p.expertise.join(', ')}; ${p.riskTolerance} risk, ${p.timeHorizon}-term, ${p.optimism}`;
+
+/**
+ * Words that say nothing about a kind of expert ("someone who has …"):
+ * matching them would reward whoever has the longest background.
+ */
+const STOP = new Set(
+  'someone somebody person who has have had with and the for that this from into over about who what when can could would should expert experts advisor help need needs want wants like been done does someone'.split(' '),
+);
+
+/** Lower-case content words of at least three letters, with a plural or -ing/-ed ending cut so "contractors" meets "contractor". */
+export function contentWords(text: string): string[] {
+  const words = text.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? [];
+  return [...new Set(words.filter((w) => !STOP.has(w)).map(stem))];
+}
+
+const stem = (w: string) => (w.length > 5 ? w.replace(/(ing|ed|es|s)$/, '') : w.replace(/s$/, ''));
+
+/**
+ * How well a persona answers a description of an expert or a problem: each
+ * content word found in the title counts 4, in the expertise 3, in the
+ * domains or typical concerns 2, in the background or approach 1 (once per
+ * word, at its best place). The weights say where a word means the most: a
+ * "pricing" expert has it in the title, not in passing in a career story.
+ */
+export function relevance(p: Persona, text: string): number {
+  const places: [string, number][] = [
+    [`${p.title} ${p.code.replace(/_/g, ' ')}`, 4],
+    [p.expertise.join(' '), 3],
+    [[...p.domains, ...p.typicalConcerns].join(' '), 2],
+    [[p.background, p.approach].join(' '), 1],
+  ];
+  const vocab = places.map(([t, w]) => [contentWords(t), w] as const);
+  return contentWords(text).reduce((n, word) => n + Math.max(0, ...vocab.map(([words, w]) => (words.some((v) => sameWord(word, v)) ? w : 0))), 0);
+}
+
+/** Equal, or one a prefix of the other when both have four letters or more ("postgres" and "postgresql"). */
+const sameWord = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)));

@@ -60,6 +60,12 @@ export const engineSettingsSchema = z.object({
    */
   fullRoundsKept: z.number().int().min(1).default(3),
   summariseAfterRounds: z.number().int().min(1).default(4),
+  /**
+   * One-way doors: a complex sub-problem (7-10) seats at least the smallest
+   * panel on which the supermajority is short of unanimity (4 at 75%; see
+   * `seatsFor` in src/domain/board.ts). False seats by `panelSize` alone.
+   */
+  raiseOneWayPanels: z.boolean().default(true),
   /** Aggregation: supermajority share for one-way doors; confidence spread (stdev) that switches to weighting. */
   supermajority: z.number().min(0.5).max(1).default(0.75),
   confidenceSpreadAbove: z.number().min(0).max(1).default(0.15),

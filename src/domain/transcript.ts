@@ -58,7 +58,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'board.assembled':
         for (const m of d.members as Data[]) names.set(m.code, m.name);
-        add(e, 'board', (d.members as Data[]).map((m) => `${m.name}, ${m.rationale}`).join('\n'), 'FACILITATOR', 'THE BOARD');
+        add(e, 'board', boardText(d, names), 'FACILITATOR', 'THE BOARD');
         break;
       case 'subproblem.started': {
         const index = Number(String(d.subProblemId).slice(2));
@@ -181,6 +181,25 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
   return out;
 }
 
+/**
+ * The board: each panel with why each expert sits on it (a seat's reason is
+ * per sub-problem), then how it was chosen: what the policy changed in the
+ * model's proposal, or what the person's edit did.
+ */
+function boardText(d: Data, names: Map<string, string>): string {
+  const picks = Object.entries((d.picks ?? {}) as Record<string, Data[]>);
+  if (!picks.length) return (d.members as Data[]).map((m) => `${m.name}, ${m.rationale}`).join('\n');
+  const panels = picks.flatMap(([id, seats]) => [`Panel for ${id}:`, ...seats.map((s) => `- ${names.get(s.code) ?? s.code}: ${s.rationale}`)]);
+  const how: Record<string, string> = {
+    model: 'Proposed by the facilitator, held to the board rules.',
+    fallback: `Chosen by domain fit and diversity (the facilitator's proposal was unavailable${d.selection?.failure ? `: ${d.selection.failure}` : ''}).`,
+    person: 'As you changed it.',
+  };
+  const by = d.selection?.by as string | undefined;
+  const notes = ((d.selection?.notes ?? []) as string[]).map((n) => `- ${n}`);
+  return [...panels, ...(by ? [how[by] ?? ''] : []), ...notes].join('\n');
+}
+
 /** What the person chose at a checkpoint, as a line of the conversation. */
 function resolvedText(d: Data): string {
   if (d.by === 'expiry') return d.action === 'cancel' ? 'Nobody answered in time: the session is cancelled.' : 'Nobody answered in time: the board continues with what it proposed.';
@@ -190,7 +209,13 @@ function resolvedText(d: Data): string {
     case 'edit':
       if (d.statement) return `Rewrite the statement: ${d.statement}`;
       if (d.subProblems) return `Use these sub-problems: ${(d.subProblems as Data[]).map((x) => x.title).join('; ')}`;
-      return `Change the board: ${[...(d.board?.remove ?? []).map((c: string) => `remove ${c}`), ...(d.board?.add ?? []).map((c: string) => `add ${c}`)].join(', ')}`;
+      return `Change the board: ${[
+        ...(d.board?.remove ?? []).map((c: string) => `remove ${c}`),
+        ...(d.board?.add ?? []).map((c: string) => {
+          const w = (d.board?.wanted as Data[] | undefined)?.find((x) => x.code === c);
+          return w ? `add ${c} (for "${w.want}": ${w.name}, ${w.title})` : `add ${c}`;
+        }),
+      ].join(', ')}`;
     case 'intervene':
       return String(d.message);
     case 'skip_to_vote':

@@ -52,8 +52,8 @@ describe('bo1 in an interactive session', () => {
         clarification: ['About $40,000 a month of burn, and 14 months of runway.'],
         statement: ['Decide whether to run a paid law-firm pilot while keeping the retail business, within 14 months of runway.'],
         sub_problems: ['add Runway reserve: Decide how many months of runway to hold back whatever we choose', ''],
-        // Every panel must keep 2-5 experts: make room before asking for one more.
-        board: ['remove behavioral_psychologist', 'want legal', ''],
+        // Every panel must keep 2-5 experts: make room before asking for one more (this seed's growth strategist sits on every panel).
+        board: ['remove growth_strategist', 'want legal', ''],
         round_end: ['c', 'i Please focus on cash runway', 'v'],
       },
       // After the vote, stdin ends: later checkpoints continue on their own.
@@ -72,7 +72,7 @@ describe('bo1 in an interactive session', () => {
     expect(out).toMatch(/\n> add Runway reserve: Decide how many months/);
     expect(out).toMatch(/\d\. \[new\] Runway reserve — Decide how many months of runway to hold back whatever we choose/);
     expect(out).toContain('(checkpoint sub_problems: edit)');
-    expect(out).toContain('Changes: -behavioral_psychologist, want "legal"');
+    expect(out).toContain('Changes: -growth_strategist, want "legal"');
     expect(out).toContain('(checkpoint board: edit)');
     expect(out).toContain('[c]ontinue, [v]ote now, [i]ntervene, [f]inal > i Please focus on cash runway');
     expect(out).toContain('(checkpoint round_end: intervene: "Please focus on cash runway")');
@@ -93,7 +93,7 @@ describe('bo1 in an interactive session', () => {
     expect(resolved.find((e) => e.data.kind === 'clarification')!.data.action).toBe('answer');
     expect(resolved.find((e) => e.data.kind === 'statement')!.data.action).toBe('edit');
     expect(resolved.find((e) => e.data.kind === 'sub_problems')!.data.subProblems.map((s: { title: string }) => s.title)).toContain('Runway reserve');
-    expect(resolved.find((e) => e.data.kind === 'board')!.data).toMatchObject({ action: 'edit', board: { remove: ['behavioral_psychologist'], add: ['legal_advisor'] } });
+    expect(resolved.find((e) => e.data.kind === 'board')!.data).toMatchObject({ action: 'edit', board: { remove: ['growth_strategist'], add: ['legal_advisor'] } });
     expect(out).toMatch(/^Round 1\/\d+ \(opening\) · Sub-problem 1 of 3$/m);
     expect(resolved.filter((e) => e.data.kind === 'round_end').map((e) => e.data.action).slice(0, 3)).toEqual(['continue', 'intervene', 'skip_to_vote']);
   });

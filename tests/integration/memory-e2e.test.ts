@@ -59,6 +59,9 @@ async function newSession(tenantId: string, problem: string, context: string, op
 
 const sim = () => new ScriptedProvider(createSimulatedProvider({ latencyMs: 0, jitter: 0 }));
 
+/** The scripted sub-problems' text: the board policy (and the simulated board's proposal) reads it. */
+const partText = (i: number) => `Part ${i + 1} of the decision\nDecide part ${i + 1} of how to grow the business\nScripted for the memory test.`;
+
 /**
  * Domains for three sequential sub-problems whose panels, as the real board
  * policy picks them, give seed 000's pattern: one expert on all three, one on
@@ -70,13 +73,13 @@ function seed000Domains() {
     combos.push([a]);
     for (const b of DOMAINS) if (a < b) combos.push([a, b]);
   }
-  const panel = (domains: string[], size: number) => selectBoard(PERSONAS as Persona[], domains, size).map((s) => s.code);
+  const panel = (domains: string[], size: number, i: number) => selectBoard(PERSONAS as Persona[], domains, size, partText(i)).map((s) => s.code);
   for (const d1 of combos) {
-    const p1 = panel(d1, 5);
+    const p1 = panel(d1, 5, 0);
     for (const d2 of combos) {
-      const p2 = panel(d2, 3);
+      const p2 = panel(d2, 3, 1);
       for (const d3 of combos) {
-        const p3 = panel(d3, 3);
+        const p3 = panel(d3, 3, 2);
         const all = p1.find((c) => p2.includes(c) && p3.includes(c));
         const oneTwo = p1.find((c) => p2.includes(c) && !p3.includes(c));
         const oneThree = p1.find((c) => p3.includes(c) && !p2.includes(c));

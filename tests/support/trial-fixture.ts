@@ -16,6 +16,8 @@ export interface Trial {
   calls: TrialCall[];
   checkpoints: { kind: string; subProblemId: string | null; round: number | null; answer: Record<string, unknown> }[];
   expected: { status: string; decisions: Record<string, { winner: string | null; deferred: boolean; title: string | null }>; recommendation: string | null };
+  /** The panels the trial's board first proposed, per sub-problem (see `recordedBoard`). */
+  board: Record<string, string[]>;
 }
 
 export const TRIALS_DIR = new URL('../fixtures/trials/', import.meta.url);
@@ -28,8 +30,30 @@ export function loadTrials(): Trial[] {
     .sort()
     .map((name) => {
       const read = (f: string) => JSON.parse(readFileSync(join(dir, name, f), 'utf8'));
-      return { name, session: read('session.json'), calls: read('calls.json'), checkpoints: read('checkpoints.json'), expected: read('expected.json') };
+      const calls: TrialCall[] = read('calls.json');
+      const events = existsSync(join(dir, name, 'events.json')) ? (read('events.json') as { type: string; data: Record<string, unknown> }[]) : null;
+      return { name, session: read('session.json'), calls, checkpoints: read('checkpoints.json'), expected: read('expected.json'), board: recordedBoard(calls, events) };
     });
+}
+
+/**
+ * The board a trial ran with, from before board selection was a model call:
+ * the first `board.assembled` of its event log (the proposal, before any
+ * edit at the board checkpoint), else the panels its opening statements name
+ * ("Sub-problem sp1: …", "The panel: Name (code), …"), which are the same
+ * when nobody edited the board.
+ */
+function recordedBoard(calls: TrialCall[], events: { type: string; data: Record<string, unknown> }[] | null): Record<string, string[]> {
+  const assembled = events?.find((e) => e.type === 'board.assembled');
+  if (assembled) return assembled.data.panels as Record<string, string[]>;
+  const panels: Record<string, string[]> = {};
+  for (const c of calls.filter((x) => x.tool === 'opening_statement')) {
+    const text = c.messages.map((m) => m.text).join('\n');
+    const id = /Sub-problem (sp\d+):/.exec(text)?.[1];
+    const panel = /The panel: (.*)/.exec(text)?.[1];
+    if (id && panel && !panels[id]) panels[id] = [...panel.matchAll(/\(([a-z_]+)\)/g)].map((m) => m[1]!);
+  }
+  return panels;
 }
 
 const textOf = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((b: { text?: string }) => b.text ?? '').join('\n') : '');
@@ -55,6 +79,11 @@ function bag(text: string) {
  * memory, whose order follows concurrent commits, so a replayed prompt need
  * not be byte-identical to the recorded one; who speaks, on which
  * sub-problem and in which round still make the right recording the closest.
+ *
+ * Trials recorded before `board_selection` existed have no answer for it:
+ * it is answered with the board the trial ran with, so the replay
+ * deliberates with the same experts (the fallback would pick from today's
+ * larger pool, and the recorded turns would be given to other people).
  */
 export function trialResponder(trial: Trial) {
   const recorded = trial.calls.map((c) => ({ ...c, bag: bag(`${c.system}\n${c.messages.map((m) => m.text).join('\n')}`), used: false }));
@@ -70,6 +99,10 @@ export function trialResponder(trial: Trial) {
       if (r.used || r.tool !== tool) continue;
       const s = similarity(mine.m, r.bag.m, mine.size, r.bag.size);
       if (s > score) [best, score] = [r, s];
+    }
+    if (!best && tool === 'board_selection' && !trial.calls.some((c) => c.tool === tool)) {
+      const panels = Object.entries(trial.board).map(([subProblemId, codes]) => ({ subProblemId, seats: codes.map((code) => ({ code, rationale: 'Seated in the recorded trial.' })) }));
+      return { toolInput: { panels }, toolName: tool };
     }
     if (!best) {
       unmatched.push(`${tool}: ${text.slice(-200)}`);

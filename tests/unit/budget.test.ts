@@ -39,9 +39,10 @@ describe('estimateSessionCost', () => {
       expect(p.minimumUsd).toBeLessThan(p.expectedUsd);
       expect(p.expectedUsd).toBeLessThan(p.maximumUsd);
     }
-    // The session adds intake, decomposition and the final recommendation once.
+    // The session adds intake, decomposition, board selection (fast tier) and the final recommendation once.
     const fixed = e.minimumUsd - e.perSubProblem.reduce((a, p) => a + p.minimumUsd, 0);
-    expect(fixed).toBeCloseTo((3 * (1_500 * 3 + 800 * 15)) / 1e6, 10);
+    const { input, output } = CALL_TOKENS.board;
+    expect(fixed).toBeCloseTo((3 * (1_500 * 3 + 800 * 15) + input * prices.fast.input + output * prices.fast.output) / 1e6, 10);
     expect(e.maximumUsd - e.perSubProblem.reduce((a, p) => a + p.maximumUsd, 0)).toBeCloseTo(fixed, 10);
   });
 

@@ -81,7 +81,11 @@ describe('checking an answer against its checkpoint', () => {
 describe('editing the board', () => {
   it('removes from and adds to every panel, resolving a wanted kind to the best persona off the board', () => {
     const { panels, edit } = applyBoardEdit(board.proposal as { panels: Record<string, string[]> }, { remove: ['growth_strategist'], want: ['legal compliance'] }, PERSONAS);
-    expect(edit).toEqual({ remove: ['growth_strategist'], add: ['legal_advisor'] });
+    expect(edit).toEqual({
+      remove: ['growth_strategist'],
+      add: ['legal_advisor'],
+      wanted: [{ want: 'legal compliance', code: 'legal_advisor', name: 'Hannah Whitfield', title: 'Legal & Compliance Advisor' }],
+    });
     expect(panels.sp1).toEqual(['financial_analyst', 'user_advocate', 'legal_advisor']);
     expect(panels.sp2).toEqual(['financial_analyst', 'risk_manager', 'legal_advisor']);
   });
@@ -92,6 +96,41 @@ describe('editing the board', () => {
     expect(fieldOf(() => applyBoardEdit(b, { add: ['nobody'] }, PERSONAS))).toBe('body.board.add.0');
     expect(fieldOf(() => applyBoardEdit(b, { want: ['astrologer'] }, PERSONAS))).toBe('body.board.want.0');
     expect(fieldOf(() => applyBoardEdit(b, { remove: ['risk_manager'] }, PERSONAS))).toBe('body.board');
+  });
+
+  // The tech-debt trial: the want below was resolved to the behavioural psychologist, whom the same edit removed.
+  const trialBoard = {
+    panels: {
+      sp1: ['data_scientist', 'legal_advisor', 'operations_expert'],
+      sp2: ['growth_strategist', 'behavioral_psychologist', 'data_scientist'],
+      sp3: ['operations_expert', 'risk_manager', 'user_advocate'],
+    },
+  };
+  const trialWant = 'someone who has scaled a small SaaS on Postgres and managed contractors on legacy code';
+
+  it('never resolves a want to an expert the same edit removes, and matches it against expertise and background', () => {
+    const { panels, edit } = applyBoardEdit(trialBoard, { remove: ['behavioral_psychologist'], add: ['technical_architect'], want: [trialWant] }, PERSONAS);
+    expect(edit.add).toEqual(['technical_architect', 'fractional_cto']);
+    expect(edit.wanted).toEqual([{ want: trialWant, code: 'fractional_cto', name: 'Rosa Delgado', title: 'Fractional CTO' }]);
+    expect(Object.values(panels).flat()).not.toContain('behavioral_psychologist');
+    // Whatever the pool, a removed expert is never the match: with only her left, the want is refused rather than resolved to her.
+    const onlyHer = PERSONAS.filter((p) => p.code === 'behavioral_psychologist' || Object.values(trialBoard.panels).flat().includes(p.code));
+    expect(fieldOf(() => applyBoardEdit(trialBoard, { remove: ['behavioral_psychologist'], want: ['motivation and cognitive bias'] }, onlyHer))).toBe('body.board.want.0');
+  });
+
+  it('resolves kinds of expert by title first: people and hiring, pricing, security', () => {
+    const want = (kind: string) => applyBoardEdit(trialBoard, { want: [kind] }, PERSONAS).edit.wanted![0]!.code;
+    expect(want('people and hiring')).toBe('people_partner');
+    expect(want('pricing')).toBe('pricing_strategist');
+    expect(want('security questionnaire and SOC 2')).toBe('security_officer');
+    // The legal advisor already sits on sp1: the next best off the board answers.
+    expect(want('legal and compliance')).toBe('security_officer');
+  });
+
+  it('keeps a code both removed and added in one edit removed, and out of the resolved additions', () => {
+    const { panels, edit } = applyBoardEdit(trialBoard, { remove: ['behavioral_psychologist'], add: ['technical_architect', 'behavioral_psychologist'] }, PERSONAS);
+    expect(edit).toEqual({ remove: ['behavioral_psychologist'], add: ['technical_architect'] });
+    expect(panels.sp2).toEqual(['growth_strategist', 'data_scientist', 'technical_architect']);
   });
 });
 

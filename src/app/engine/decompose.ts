@@ -3,7 +3,7 @@ import { normalizeDecomposition } from '../../domain/decomposition';
 import { event } from '../../domain/events';
 import { decomposeCall } from '../../calls/planning';
 import type { ProblemStatement, SubProblem } from '../../domain/model';
-import { bandOf } from '../../domain/settings';
+import { seatsFor } from '../../domain/board';
 import { subProblemsFromEdit } from '../../domain/checkpoints';
 import { ask } from './checkpoints';
 import type { Engine, Framing } from './context';
@@ -51,7 +51,7 @@ export async function decompose(e: Engine, statement: ProblemStatement, prices: 
   await e.run.step('estimate', () => {
     const estimate = estimateSessionCost(
       {
-        subProblems: chosen.subProblems.map((sp) => ({ complexity: sp.complexity, panelSize: e.settings.panelSize[bandOf(sp.complexity)] })),
+        subProblems: chosen.subProblems.map((sp) => ({ complexity: sp.complexity, panelSize: seatsFor(sp.complexity, e.settings).seats })),
         prices,
       },
       e.settings,

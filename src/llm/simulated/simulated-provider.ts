@@ -1,4 +1,5 @@
 import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse } from '../../ports/llm';
+import { BOARD } from './board';
 import { DEBATE } from './debate';
 import { INTAKE } from './intake';
 import { MEMORY } from './memory';
@@ -57,7 +58,7 @@ function untilAborted(wait: Promise<void>, signal?: AbortSignal): Promise<void> 
 }
 
 /** Every purpose the board answers, from the catalogue call's typed input. */
-const ANSWERS = new Map([...INTAKE, ...DEBATE, ...VOTING, ...SYNTHESIS, ...MEMORY]);
+const ANSWERS = new Map([...INTAKE, ...BOARD, ...DEBATE, ...VOTING, ...SYNTHESIS, ...MEMORY]);
 
 /**
  * The answer text for a request; exported for tests and tools that want it
