@@ -45,6 +45,10 @@ export interface DebateOutcome {
   positions: Record<string, string>;
   /** What each expert said, in order: the material of their post-debate summary. */
   turnsByPersona: Record<string, string[]>;
+  /** The facilitator's strongest arguments at the last round: the voters' digest of the debate. */
+  keyArguments: string[];
+  /** Whom each expert challenged in their latest turn: the disagreements still open at the vote. */
+  disagreements: Record<string, string[]>;
   transcript: string;
   metrics: RoundMetrics[];
   researchUsed: number;
@@ -111,6 +115,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
   const positionVectors = new Map<string, number[]>();
   const positions: Record<string, string> = {};
   const turnsByPersona: Record<string, string[]> = {};
+  const disagreements: Record<string, string[]> = {};
   const spoken: Record<string, number> = Object.fromEntries(panel.map((p) => [p, 0]));
   const metrics: RoundMetrics[] = [];
   const interventions: DebateOutcome['interventions'] = [];
@@ -214,6 +219,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
       spoken[t.persona] = (spoken[t.persona] ?? 0) + 1;
       positions[t.persona] = t.position;
       (turnsByPersona[t.persona] ??= []).push(t.text);
+      disagreements[t.persona] = t.disagreesWith;
     }
     lastSpeaker = turns.at(-1)?.persona ?? lastSpeaker;
     wantsToSpeak = facilitator.wantsToSpeak;
@@ -392,6 +398,8 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs0
         elapsedMs: end.elapsedMs,
         positions,
         turnsByPersona,
+        keyArguments,
+        disagreements,
         transcript: debateContext(rounds, keyArguments, s),
         metrics,
         researchUsed,
