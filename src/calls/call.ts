@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { personaByCode } from '../domain/personas';
 import type { Tier } from '../ports/llm';
 
 /** Ledger buckets: where a session's spend went. */
@@ -58,3 +59,6 @@ export const fixed =
 
 /** A list as prompts show it: one "- item" per line, or a stated placeholder when empty. */
 export const bullets = (items: readonly string[], none = '(none)'): string => (items.length ? items.map((x) => `- ${x}`).join('\n') : none);
+
+/** An expert's name for a prompt; a code the catalogue does not know (a model may write one) shows as written. */
+export const nameOf = (code: string): string => personaByCode(code)?.name ?? code;

@@ -133,7 +133,11 @@ const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'co
   intervention: null,
   ...x,
 });
-const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, position: null, options });
+const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, keyArguments: [], disagreements: [], position: null, options });
+/** What a vote's option carries besides its title, where a test only cares about the title. */
+const sides = { pros: ['Fast'], cons: ['Costly'], bestIf: 'It fits' };
+/** A calibration's view of the board: every vote with its reasons. */
+const boardOf = (votes: Vote[]) => votes.map((x) => ({ persona: x.persona, name: personaByCode(x.persona)!.name, optionId: x.optionId, confidence: x.confidence, rationale: x.rationale, strongObjection: x.strongObjection }));
 const intake = (problem: string, context = '') => ({ problem, context, mode: 'auto' as const });
 
 interface DebateTurn extends Contribution {
@@ -210,8 +214,9 @@ async function decide(seed: string, sp: SubProblemBrief, positions: { persona: s
     const c = await call(calibrationCall, `${seed}:${sp.id}/calibrate/${v.persona}#1`, {
       persona: personaByCode(v.persona)!,
       subProblem: sp,
-      own: { optionId: v.optionId, confidence: v.confidence },
-      votes: votes.map((x) => ({ persona: x.persona, name: personaByCode(x.persona)!.name, optionId: x.optionId, confidence: x.confidence })),
+      options: out.options,
+      own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
+      votes: boardOf(votes),
     });
     calibrated.push({ ...v, initialConfidence: v.confidence, confidence: c.confidence });
   }
@@ -647,9 +652,9 @@ describe('simulated provider', () => {
 
   it('votes: clear majorities and 2-2 ties across seeds, strong objections to one-way doors, calibration', async () => {
     const options: VoteInput['options'] = [
-      { id: 'A', title: 'Commit now to the plan', description: 'Commit now.', reversibility: 'one_way' },
-      { id: 'B', title: 'Pilot the plan first', description: 'Pilot first.', reversibility: 'two_way' },
-      { id: 'C', title: 'Stage the plan gradually', description: 'Stage it.', reversibility: 'two_way' },
+      { id: 'A', title: 'Commit now to the plan', description: 'Commit now.', reversibility: 'one_way', ...sides },
+      { id: 'B', title: 'Pilot the plan first', description: 'Pilot first.', reversibility: 'two_way', ...sides },
+      { id: 'C', title: 'Stage the plan gradually', description: 'Stage it.', reversibility: 'two_way', ...sides },
     ];
     let ties = 0;
     let clear = 0;
@@ -683,8 +688,9 @@ describe('simulated provider', () => {
         const c = await call(calibrationCall, `${seed}:sp1/calibrate/${v.persona}#1`, {
           persona: personaByCode(v.persona)!,
           subProblem: brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' }),
-          own: { optionId: v.optionId, confidence: v.confidence },
-          votes: votes.map((x) => ({ persona: x.persona, name: personaByCode(x.persona)!.name, optionId: x.optionId, confidence: x.confidence })),
+          options,
+          own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
+          votes: boardOf(votes),
         });
         const mine = votes.filter((x) => x.optionId === v.optionId).length;
         const top = counts[0]!;
@@ -708,8 +714,8 @@ describe('simulated provider', () => {
     for (let i = 0; i < 50; i++) {
       const p = PERSONAS[i % PERSONAS.length]!;
       const options: VoteInput['options'] = [
-        { id: 'A', title: 'Commit now to the plan', description: 'Commit now.', reversibility: 'one_way' },
-        { id: 'C', title: 'Pilot the plan first', description: 'Pilot first.', reversibility: 'two_way' },
+        { id: 'A', title: 'Commit now to the plan', description: 'Commit now.', reversibility: 'one_way', ...sides },
+        { id: 'C', title: 'Pilot the plan first', description: 'Pilot first.', reversibility: 'two_way', ...sides },
       ];
       const out = await call(voteCall, `v${i}#1`, voteInput(p, options));
       expect(['A', 'C']).toContain(out.optionId);
@@ -838,7 +844,7 @@ describe('simulated provider', () => {
 
   it('answers a repair request by generating again', async () => {
     const p = personaByCode('risk_manager')!;
-    const input = voteInput(p, [{ id: 'B', title: 'Pilot it', description: 'Pilot it first.', reversibility: 'two_way' }]);
+    const input = voteInput(p, [{ id: 'B', title: 'Pilot it', description: 'Pilot it first.', reversibility: 'two_way', ...sides }]);
     const req = request('vote', 'rep#2', input, voteCall.output(input));
     req.messages = [
       { role: 'user', content: 'vote' },
