@@ -1,17 +1,28 @@
 import { finalRecommendationSchema, synthesisSchema, type FinalRecommendation, type Option, type Persona, type Synthesis, type Tally, type Vote } from '../domain/model';
-import { personaByCode } from '../domain/personas';
 import { expertSummarySchema, type ExpertSummary } from '../memory/summary';
-import { defineCall, fixed } from './call';
+import { defineCall, fixed, nameOf } from './call';
 import type { SubProblemBrief } from './debate';
-
-const nameOf = (code: string) => personaByCode(code)?.name ?? code;
 
 export interface SynthesisInput {
   subProblem: SubProblemBrief;
   options: Option[];
+  /** Calibrated votes: each with its strong objection, the confidence it was cast with and the reason for any change. */
   votes: Vote[];
   tally: Tally;
 }
+
+const two = (n: number) => n.toFixed(2);
+
+/** How calibration moved a vote's confidence, and why; nothing for a vote that was never calibrated. */
+function calibrationOf(v: Vote): string {
+  if (v.initialConfidence === undefined) return '';
+  if (two(v.initialConfidence) === two(v.confidence)) return ` Calibration: held at ${two(v.confidence)}.`;
+  return ` Calibration: ${two(v.initialConfidence)} → ${two(v.confidence)}${v.calibrationReason ? `, because: ${v.calibrationReason}` : '.'}`;
+}
+
+/** A vote as the synthesis weighs it: choice, calibrated confidence, reasons, strong objection, calibration change. */
+const voteLine = (v: Vote) =>
+  `${nameOf(v.persona)}: ${v.optionId} (confidence ${two(v.confidence)}). ${v.rationale}${v.strongObjection ? ` Strong objection: ${v.strongObjection}` : ''}${calibrationOf(v)}`;
 
 const tallyText = (t: Tally) =>
   `${t.mechanism} — ${t.why}; distribution ${JSON.stringify(t.distribution)}${t.tie.length ? `; tie between ${t.tie.join(', ')}` : ''}${t.deferred ? '; deferred: no supermajority for a one-way door' : ''}`;
@@ -27,7 +38,7 @@ export const synthesisCall = defineCall<SynthesisInput, Synthesis>({
   vars: (i) => ({
     subProblem: i.subProblem,
     options: i.options.map((o) => `${o.id}. ${o.title}: ${o.description}`),
-    votes: i.votes.map((x) => `${nameOf(x.persona)}: ${x.optionId} (confidence ${x.confidence.toFixed(2)}) ${x.rationale}`),
+    votes: i.votes.map(voteLine),
     tally: tallyText(i.tally),
   }),
   estimate: { input: 3_000, output: 600 },

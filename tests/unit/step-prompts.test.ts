@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationCall, voteCall, type CalibrationInput, type SubProblemBrief, type VoteInput } from '../../src/calls';
+import { calibrationCall, synthesisCall, voteCall, type CalibrationInput, type SubProblemBrief, type VoteInput } from '../../src/calls';
 import { renderCall } from '../../src/calls/render';
 import type { ModelCall } from '../../src/calls/call';
-import type { Option } from '../../src/domain/model';
+import { aggregate } from '../../src/domain/aggregation';
+import type { Option, Vote } from '../../src/domain/model';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/domain/settings';
 import { personaByCode } from '../../src/domain/personas';
 import { loadPrompts } from '../../src/llm/prompts';
 
@@ -114,5 +116,37 @@ describe('the calibration', () => {
     expect(text.split('A cap keeps the downside known.')).toHaveLength(2);
     expect(text).toContain('A. Capped growth budget');
     expect(text).toContain('B. Hire a salesperson now');
+  });
+});
+
+describe('the synthesis', () => {
+  const votes: Vote[] = [
+    { persona: 'financial_analyst', optionId: 'A', rationale: 'A cap keeps the downside known.', confidence: 0.65, initialConfidence: 0.65, calibrationReason: 'Most agree.', strongObjection: null },
+    {
+      persona: 'growth_strategist',
+      optionId: 'B',
+      rationale: 'Every month without a seller costs about $1,400 of new MRR.',
+      confidence: 0.55,
+      initialConfidence: 0.65,
+      calibrationReason: 'The $21K cash floor argument is stronger than I allowed.',
+      strongObjection: 'I strongly object to A: $6K buys too few weeks to read a sales signal.',
+    },
+    { persona: 'risk_manager', optionId: 'A', rationale: 'Nothing irreversible before the floor is known.', confidence: 0.55, initialConfidence: 0.55, strongObjection: null },
+  ];
+  const tally = aggregate(votes, ['A', 'B'], 'two_way', DEFAULT_ENGINE_SETTINGS);
+  const text = prompt(synthesisCall, { subProblem: sp, options, votes, tally });
+
+  it("sees the voters' strong objections", () => {
+    expect(text).toContain('Strong objection: I strongly object to A: $6K buys too few weeks to read a sales signal.');
+  });
+
+  it('sees how calibration moved each confidence, and why', () => {
+    expect(text).toContain('Calibration: 0.65 → 0.55, because: The $21K cash floor argument is stronger than I allowed.');
+    expect(text).toContain('Calibration: held at 0.65.');
+  });
+
+  it('reads the tally as a standard deviation of confidence, not a "spread"', () => {
+    expect(text).toContain('standard deviation 0.05, at most 0.15');
+    expect(text).not.toMatch(/\(spread /);
   });
 });

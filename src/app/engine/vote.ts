@@ -75,7 +75,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
           votes: board,
         });
-        return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence } };
+        return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence, calibrationReason: out.reason } };
       }),
     ),
   );
