@@ -44,12 +44,55 @@ export const synthesisCall = defineCall<SynthesisInput, Synthesis>({
   estimate: { input: 3_000, output: 600 },
 });
 
+type OptionRef = Pick<Option, 'id' | 'title'>;
+
+/** One decided sub-problem as the integrator sees it: what the vote settled and the synthesis in full. */
+export interface FinalSubProblem {
+  subProblemId: string;
+  title: string;
+  /** The option the vote chose; null for a tie or a deferral. */
+  winner: OptionRef | null;
+  /** The options tied at the top when the vote split evenly; [] otherwise. */
+  tie: OptionRef[];
+  /** A one-way door without a supermajority: no option chosen. */
+  deferred: boolean;
+  recommendation: string;
+  rationale: string;
+  confidence: number;
+  dissent: Synthesis['dissent'];
+  caveats: string[];
+}
+
 export interface FinalInput {
   statement: string;
-  syntheses: { subProblemId: string; title: string; recommendation: string; confidence: number; deferred: boolean }[];
+  syntheses: FinalSubProblem[];
   /** Sub-problems the person skipped: named as open, not decided. */
   open: { subProblemId: string; title: string }[];
 }
+
+const optionRef = (o: OptionRef) => `option ${o.id}, "${o.title}"`;
+
+/** What the vote settled, said plainly: a tie or a deferral is not a decision. */
+function outcomeOf(s: FinalSubProblem): string {
+  if (s.deferred) return 'deferred: a one-way door without the supermajority, so no option was chosen';
+  if (s.winner) return `the board chose ${optionRef(s.winner)}`;
+  if (s.tie.length) return `tied between ${s.tie.map(optionRef).join(' and ')}: no option was chosen`;
+  return 'no option was chosen';
+}
+
+/**
+ * A sub-problem's decision in full (rationale, dissent, caveats), so the
+ * integrator can reconcile the figures and conditions of one sub-problem with
+ * another's instead of reading only each recommendation.
+ */
+const decisionBlock = (s: FinalSubProblem) =>
+  [
+    `${s.subProblemId} (${s.title}): ${outcomeOf(s)}.`,
+    `  Recommendation (confidence ${two(s.confidence)}): ${s.recommendation}`,
+    `  Rationale: ${s.rationale}`,
+    `  Dissent:${s.dissent.length ? s.dissent.map((d) => `\n    - ${nameOf(d.persona)}: ${d.concern}`).join('') : ' none'}`,
+    `  Caveats:${s.caveats.length ? s.caveats.map((c) => `\n    - ${c}`).join('') : ' none'}`,
+  ].join('\n');
 
 /** The integrated recommendation across sub-problems. */
 export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendation>({
@@ -62,11 +105,11 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
   vars: (i) => ({
     statement: i.statement,
     decisions: [
-      ...i.syntheses.map((s) => `${s.subProblemId} (${s.title}): ${s.recommendation} (confidence ${s.confidence.toFixed(2)}${s.deferred ? ', deferred' : ''})`),
+      ...i.syntheses.map(decisionBlock),
       ...i.open.map((o) => `${o.subProblemId} (${o.title}): not deliberated; the person skipped it, so it stays open`),
     ],
   }),
-  estimate: { input: 1_500, output: 800 },
+  estimate: { input: 3_500, output: 800 },
 });
 
 export interface ExpertSummaryInput {

@@ -21,7 +21,7 @@ import {
   type SubProblemBrief,
   type VoteInput,
 } from '../../src/calls';
-import { type Contribution, type Decomposition, type FacilitatorRound, type Option, type Persona, type SubProblem, type Synthesis, type Tally, type Vote } from '../../src/domain/model';
+import { type Contribution, type Decomposition, type FacilitatorRound, type Option, type Persona, type SubProblem, type Tally, type Vote } from '../../src/domain/model';
 import { PERSONAS, personaByCode } from '../../src/domain/personas';
 import { extractJson, toJsonSchema } from '../../src/llm/gateway';
 import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provider';
@@ -247,7 +247,7 @@ async function frame(seed: string, s: Pick<Scenario, 'problem' | 'context'>) {
 /** One whole simulated session for a scenario, every output validated against its call's schema. */
 async function session(seed: string, s: Scenario, rounds = 3) {
   const { statement, decomposition } = await frame(seed, s);
-  const syntheses: (Synthesis & { subProblemId: string; deferred: boolean })[] = [];
+  const syntheses: FinalInput['syntheses'] = [];
   const debates = [];
   const decisions = [];
   for (const sp of decomposition.subProblems.slice(0, 5)) {
@@ -256,11 +256,14 @@ async function session(seed: string, s: Scenario, rounds = 3) {
     const latest = new Map(d.turns.map((t) => [t.persona, t.position]));
     const decision = await decide(seed, brief(sp), [...latest].map(([persona, position]) => ({ persona, position })));
     decisions.push(decision);
-    syntheses.push({ ...decision.synthesis, subProblemId: sp.id, deferred: decision.tally.deferred });
+    // As the engine hands a decided sub-problem to the final recommendation (src/app/engine/final.ts).
+    const { tally: t, options: o } = decision;
+    const ref = (id: string) => ({ id, title: o.options.find((x) => x.id === id)?.title ?? id });
+    syntheses.push({ ...decision.synthesis, subProblemId: sp.id, title: sp.id, winner: t.winner ? ref(t.winner) : null, tie: t.tie.map(ref), deferred: t.deferred });
   }
   const recommendation = await call(finalRecommendationCall, `${seed}:recommendation#1`, {
     statement: statement.statement,
-    syntheses: syntheses.map((x) => ({ subProblemId: x.subProblemId, title: x.subProblemId, recommendation: x.recommendation, confidence: x.confidence, deferred: x.deferred })),
+    syntheses,
     open: [],
   });
   return { statement, decomposition, debates, decisions, syntheses, recommendation };
@@ -816,9 +819,11 @@ describe('simulated provider', () => {
     expect(withoutConflicts).toBeGreaterThan(0);
 
     const final = (syntheses: FinalInput['syntheses'], open: FinalInput['open'] = []) => call(finalRecommendationCall, 'fin#1', { statement: 'Decide how to grow.', syntheses, open });
-    const commit = { subProblemId: 'sp1', title: 'Hiring', recommendation: 'We recommend option A, "Commit now to the hire", backed by 3 of 4 board members.', confidence: 0.7, deferred: false };
-    const pilot = { subProblemId: 'sp2', title: 'Pricing', recommendation: 'We recommend option B, "Pilot the pricing first", backed by 3 of 4 board members.', confidence: 0.7, deferred: false };
-    const later = { subProblemId: 'sp3', title: 'Funding', recommendation: 'We recommend deferring the commitment until a cheap pilot shows whether the main risk is real.', confidence: 0.4, deferred: true };
+    // The simulated integrator reads the recommendations; the rest of each decision is left plain.
+    const part = <T extends Pick<FinalInput['syntheses'][number], 'subProblemId' | 'title' | 'recommendation' | 'confidence' | 'deferred'>>(x: T) => ({ winner: null, tie: [], rationale: 'The board weighed the options.', dissent: [], caveats: [], ...x });
+    const commit = part({ subProblemId: 'sp1', title: 'Hiring', recommendation: 'We recommend option A, "Commit now to the hire", backed by 3 of 4 board members.', confidence: 0.7, deferred: false });
+    const pilot = part({ subProblemId: 'sp2', title: 'Pricing', recommendation: 'We recommend option B, "Pilot the pricing first", backed by 3 of 4 board members.', confidence: 0.7, deferred: false });
+    const later = part({ subProblemId: 'sp3', title: 'Funding', recommendation: 'We recommend deferring the commitment until a cheap pilot shows whether the main risk is real.', confidence: 0.4, deferred: true });
     const clash = await final([commit, pilot]);
     expect(clash.conflicts).toEqual([{ between: ['sp1', 'sp2'], resolution: expect.stringMatching(/run the test in sp2 first/) }]);
     const held = await final([pilot, later]);

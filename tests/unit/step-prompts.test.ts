@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationCall, synthesisCall, voteCall, type CalibrationInput, type SubProblemBrief, type VoteInput } from '../../src/calls';
+import { calibrationCall, finalRecommendationCall, synthesisCall, voteCall, type CalibrationInput, type FinalInput, type SubProblemBrief, type VoteInput } from '../../src/calls';
 import { renderCall } from '../../src/calls/render';
 import type { ModelCall } from '../../src/calls/call';
 import { aggregate } from '../../src/domain/aggregation';
@@ -7,6 +7,7 @@ import type { Option, Vote } from '../../src/domain/model';
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/domain/settings';
 import { personaByCode } from '../../src/domain/personas';
 import { loadPrompts } from '../../src/llm/prompts';
+import { applyEvents, emptyCaseMemory, renderCaseMemory } from '../../src/memory/case-memory';
 
 /**
  * What each step after the debate sees: the calls' templates rendered from
@@ -15,8 +16,8 @@ import { loadPrompts } from '../../src/llm/prompts';
  */
 const templates = loadPrompts();
 const frame = { problem: 'Should I hire a part-time salesperson?', context: '$8K MRR, solo founder.', caseMemory: '' };
-const prompt = <I>(call: ModelCall<I, unknown>, input: I) => {
-  const p = renderCall(call, input, templates, frame);
+const prompt = <I>(call: ModelCall<I, unknown>, input: I, caseMemory = '') => {
+  const p = renderCall(call, input, templates, { ...frame, caseMemory });
   return [...p.system, p.user].join('\n\n');
 };
 
@@ -148,5 +149,82 @@ describe('the synthesis', () => {
   it('reads the tally as a standard deviation of confidence, not a "spread"', () => {
     expect(text).toContain('standard deviation 0.05, at most 0.15');
     expect(text).not.toMatch(/\(spread /);
+  });
+});
+
+describe('the final recommendation', () => {
+  const input: FinalInput = {
+    statement: 'How should a solo founder at $8K MRR reach $20K MRR while keeping control?',
+    syntheses: [
+      {
+        subProblemId: 'sp2',
+        title: 'Cash and risk budget',
+        winner: { id: 'A', title: 'Capped growth budget' },
+        tie: [],
+        deferred: false,
+        recommendation: 'A capped budget: at most $1,500 a month and $6K in total, above a $21K cash floor.',
+        rationale: 'Two of three experts judged the downside of an uncapped bet too large for a $5K/month income.',
+        confidence: 0.6,
+        dissent: [{ persona: 'growth_strategist', concern: '$6K buys too few weeks to read a sales signal.' }],
+        caveats: ['Below the $21K cash floor, the trial pauses automatically.'],
+      },
+      {
+        subProblemId: 'sp3',
+        title: 'Structure of the deal',
+        winner: null,
+        tie: [
+          { id: 'A', title: 'Paid trial first' },
+          { id: 'B', title: 'Phantom equity now' },
+        ],
+        deferred: false,
+        recommendation: 'The board is split between a paid trial and phantom equity.',
+        rationale: 'Both keep control; they differ in what the founder gives up first.',
+        confidence: 0.5,
+        dissent: [],
+        caveats: ['Legal fees of $1,500-3,000 inside the $6K cap shorten the trial to 10-12 weeks.'],
+      },
+      {
+        subProblemId: 'sp4',
+        title: 'Co-founder equity',
+        winner: null,
+        tie: [],
+        deferred: true,
+        recommendation: 'We recommend deferring any equity grant until the trial has run.',
+        rationale: 'A one-way door without a supermajority.',
+        confidence: 0.4,
+        dissent: [],
+        caveats: [],
+      },
+    ],
+    open: [{ subProblemId: 'sp5', title: 'Product-led growth' }],
+  };
+  const text = prompt(finalRecommendationCall, input);
+
+  it("sees each sub-problem's vote outcome: the winning option, a tie, or a deferral", () => {
+    expect(text).toContain('sp2 (Cash and risk budget): the board chose option A, "Capped growth budget".');
+    expect(text).toContain('sp3 (Structure of the deal): tied between option A, "Paid trial first" and option B, "Phantom equity now": no option was chosen.');
+    expect(text).toContain('sp4 (Co-founder equity): deferred: a one-way door without the supermajority, so no option was chosen.');
+    expect(text).toContain('sp5 (Product-led growth): not deliberated');
+  });
+
+  it("sees each sub-problem's rationale, dissent and caveats, so figures across sub-problems can be reconciled", () => {
+    expect(text).toContain('Rationale: Two of three experts judged the downside of an uncapped bet too large for a $5K/month income.');
+    expect(text).toContain(`- ${personaByCode('growth_strategist')!.name}: $6K buys too few weeks to read a sales signal.`);
+    expect(text).toContain('- Below the $21K cash floor, the trial pauses automatically.');
+    expect(text).toContain('- Legal fees of $1,500-3,000 inside the $6K cap shorten the trial to 10-12 weeks.');
+    expect(text).toContain('Recommendation (confidence 0.60): A capped budget');
+    expect(text).toMatch(/sp4 [^\n]*\n(?:.*\n){2}  Dissent: none\n  Caveats: none/);
+  });
+
+  it('is asked to reconcile conflicting figures and conditions in `conflicts`, and to answer the question the person asked at a checkpoint', () => {
+    expect(text).toMatch(/different figures or conditions for the same thing[^\n]*reconcile them in `conflicts`/);
+    const memory = renderCaseMemory(
+      applyEvents(emptyCaseMemory(), [{ type: 'checkpoint.resolved', data: { action: 'intervene', message: 'Is $30K realistic, or should I reset the goal?' } }], '2026-11-22T13:00:00.000Z'),
+    );
+    const asked = prompt(finalRecommendationCall, input, memory);
+    expect(asked).toContain('Is $30K realistic, or should I reset the goal?');
+    // The instruction points where the case memory puts the person's words.
+    expect(memory).toContain('User intents');
+    expect(asked).toMatch(/direct question at a checkpoint \(their words are among the user intents in the case so far\), answer it/);
   });
 });
