@@ -1,6 +1,6 @@
 import { finalRecommendationSchema, synthesisSchema, type FinalRecommendation, type Option, type Persona, type Synthesis, type Tally, type Vote } from '../domain/model';
 import { expertSummarySchema, type ExpertSummary } from '../memory/summary';
-import { defineCall, fixed, nameOf } from './call';
+import { defineCall, fixed, nameOf, newestWithin } from './call';
 import type { SubProblemBrief } from './debate';
 
 export interface SynthesisInput {
@@ -115,13 +115,21 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
 export interface ExpertSummaryInput {
   persona: Persona;
   subProblem: SubProblemBrief;
-  /** The expert's turns, in order. */
+  /** Every turn the expert took, oldest first (the prompt keeps what fits SUMMARY_TURNS_MAX_CHARS). */
   contributions: string[];
   vote: { optionId: string; confidence: number; rationale: string } | null;
   /** Latest stated position, and the vote's confidence (what the simulated board summarises from). */
   position: string;
   confidence: number;
 }
+
+/**
+ * Total characters of an expert's turns its summary prompt carries: every turn
+ * of a typical debate (a turn is at most 1,500 characters, most are under
+ * 1,000), about 1,500 tokens. Over it, whole turns are dropped oldest first and
+ * the prompt says how many: an opening figure is lost only in a long debate.
+ */
+export const SUMMARY_TURNS_MAX_CHARS = 6_000;
 
 /** After a sub-problem, each expert who spoke summarises its position for later sub-problems (and, anonymised, later sessions). */
 export const expertSummaryCall = defineCall<ExpertSummaryInput, ExpertSummary>({
@@ -131,11 +139,15 @@ export const expertSummaryCall = defineCall<ExpertSummaryInput, ExpertSummary>({
   maxTokens: 500,
   template: 'expert_summary',
   output: fixed(expertSummarySchema),
-  vars: (i) => ({
-    persona: i.persona,
-    subProblem: i.subProblem,
-    contributions: i.contributions,
-    vote: i.vote ? `${i.vote.optionId} (confidence ${i.vote.confidence.toFixed(2)}): ${i.vote.rationale}` : '(did not vote)',
-  }),
-  estimate: { input: 1_200, output: 120 },
+  vars: (i) => {
+    const { kept, omitted } = newestWithin(i.contributions, SUMMARY_TURNS_MAX_CHARS);
+    return {
+      persona: i.persona,
+      subProblem: i.subProblem,
+      omitted: omitted ? ` (your first ${omitted === 1 ? 'turn' : `${omitted} turns`} of ${i.contributions.length} left out for length)` : '',
+      contributions: kept.map((t, n) => `Turn ${omitted + n + 1}: ${t}`),
+        vote: i.vote ? `${i.vote.optionId} (confidence ${two(i.vote.confidence)}): ${i.vote.rationale}` : '(did not vote)',
+    };
+  },
+  estimate: { input: 2_000, output: 120 },
 });

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationCall, finalRecommendationCall, synthesisCall, voteCall, type CalibrationInput, type FinalInput, type SubProblemBrief, type VoteInput } from '../../src/calls';
+import {
+  calibrationCall,
+  expertSummaryCall,
+  finalRecommendationCall,
+  newestWithin,
+  SUMMARY_TURNS_MAX_CHARS,
+  synthesisCall,
+  voteCall,
+  type CalibrationInput,
+  type ExpertSummaryInput,
+  type FinalInput,
+  type SubProblemBrief,
+  type VoteInput,
+} from '../../src/calls';
 import { renderCall } from '../../src/calls/render';
 import type { ModelCall } from '../../src/calls/call';
 import { aggregate } from '../../src/domain/aggregation';
@@ -226,5 +239,50 @@ describe('the final recommendation', () => {
     // The instruction points where the case memory puts the person's words.
     expect(memory).toContain('User intents');
     expect(asked).toMatch(/direct question at a checkpoint \(their words are among the user intents in the case so far\), answer it/);
+  });
+});
+
+describe("an expert's summary", () => {
+  const input = (contributions: string[]): ExpertSummaryInput => ({
+    persona: analyst,
+    subProblem: sp,
+    contributions,
+    vote: { optionId: 'A', confidence: 0.7, rationale: 'A cap keeps the downside known.' },
+    position: 'Cap the bet at $6K.',
+    confidence: 0.7,
+  });
+
+  it('sees every turn, the opening statement included, in order', () => {
+    const turns = ['Opening: a $3K salary eats 60% of the profit.', 'Round 2: a $21K cash floor.', 'Round 3: cap the bet at $6K.'];
+    const text = prompt(expertSummaryCall, input(turns));
+    expect(text).toContain('Your turns in the debate, oldest first:\n- Turn 1: Opening: a $3K salary eats 60% of the profit.\n- Turn 2: Round 2: a $21K cash floor.\n- Turn 3: Round 3: cap the bet at $6K.');
+    expect(text).not.toMatch(/left out/);
+  });
+
+  it('over the stated cap, drops whole turns, oldest first, and says how many', () => {
+    // Five turns of 1,400 characters: 7,000 in all, over the 6,000 cap by one turn.
+    const turns = [1, 2, 3, 4, 5].map((n) => `Turn text ${n} `.padEnd(1_400, 'x'));
+    const text = prompt(expertSummaryCall, input(turns));
+    expect(text).toContain('oldest first (your first turn of 5 left out for length):');
+    expect(text).not.toContain('Turn text 1 ');
+    for (const n of [2, 3, 4, 5]) expect(text).toContain(`- Turn ${n}: Turn text ${n} ${'x'.repeat(10)}`);
+    expect(text).toContain(turns[1]); // whole, never clipped
+    const long = prompt(expertSummaryCall, input([...turns, ...turns.slice(0, 3)]));
+    expect(long).toContain('oldest first (your first 4 turns of 8 left out for length):\n- Turn 5: ');
+  });
+});
+
+describe('newestWithin', () => {
+  it('keeps the newest whole items within the cap, in order, and counts the rest', () => {
+    expect(newestWithin(['aaaa', 'bb', 'cc'], 4)).toEqual({ kept: ['bb', 'cc'], omitted: 1 });
+    expect(newestWithin(['aaaa', 'bb', 'cc'], 8)).toEqual({ kept: ['aaaa', 'bb', 'cc'], omitted: 0 });
+    // Contiguous: an older short item does not jump over a longer one that did not fit.
+    expect(newestWithin(['a', 'bbbbb', 'cc'], 4)).toEqual({ kept: ['cc'], omitted: 2 });
+    // The newest is kept even alone over the cap.
+    expect(newestWithin(['a', 'bbbbbb'], 4)).toEqual({ kept: ['bbbbbb'], omitted: 1 });
+    expect(newestWithin([], 4)).toEqual({ kept: [], omitted: 0 });
+  });
+  it('holds a typical debate whole: six turns of 1,000 characters', () => {
+    expect(newestWithin(Array.from({ length: 6 }, () => 'x'.repeat(1_000)), SUMMARY_TURNS_MAX_CHARS).omitted).toBe(0);
   });
 });
