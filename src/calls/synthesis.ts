@@ -41,7 +41,7 @@ export const synthesisCall = defineCall<SynthesisInput, Synthesis>({
     votes: i.votes.map(voteLine),
     tally: tallyText(i.tally),
   }),
-  estimate: { input: 3_000, output: 600 },
+  estimate: { input: 3_400, output: 600 },
 });
 
 type OptionRef = Pick<Option, 'id' | 'title'>;
