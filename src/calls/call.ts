@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { personaByCode } from '../domain/personas';
 import type { Tier } from '../ports/llm';
 
 /** Ledger buckets: where a session's spend went. */
@@ -59,3 +60,19 @@ export const fixed =
 
 /** A list as prompts show it: one "- item" per line, or a stated placeholder when empty. */
 export const bullets = (items: readonly string[], none = '(none)'): string => (items.length ? items.map((x) => `- ${x}`).join('\n') : none);
+
+/** An expert's name for a prompt; a code the catalogue does not know (a model may write one) shows as written. */
+export const nameOf = (code: string): string => personaByCode(code)?.name ?? code;
+
+/**
+ * The newest whole items whose total length stays within `maxChars`, in their
+ * original order, and how many older ones were left out. Items are never cut
+ * (a turn clipped mid-way loses its conclusion); the newest is kept even alone
+ * over the cap, since a prompt without it would be worse than a long one.
+ */
+export function newestWithin(items: readonly string[], maxChars: number): { kept: string[]; omitted: number } {
+  let total = 0;
+  let start = items.length;
+  while (start > 0 && (start === items.length || total + items[start - 1]!.length <= maxChars)) total += items[--start]!.length;
+  return { kept: items.slice(start), omitted: start };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calibrationSchema, optionsSchema, voteSchema, type Option, type OptionsOutput, type Persona, type VoteOutput } from '../domain/model';
-import { defineCall, fixed } from './call';
+import { bullets, defineCall, fixed, nameOf } from './call';
 import type { SubProblemBrief } from './debate';
 
 export interface OptionsInput {
@@ -28,14 +28,27 @@ export const optionsCall = defineCall<OptionsInput, OptionsOutput>({
 
 const door = (o: Pick<Option, 'reversibility'>) => `${o.reversibility.replace('_', '-')} door`;
 
+/** An option as a voter weighs it: what it is, its pros and cons, and when it is the best choice. */
+const optionBrief = (o: VoteInput['options'][number]) =>
+  `${o.id}. ${o.title} (${door(o)}): ${o.description}\n  Pros: ${o.pros.join('; ')}\n  Cons: ${o.cons.join('; ')}\n  Best if: ${o.bestIf}`;
+
 export interface VoteInput {
   persona: Persona;
   subProblem: SubProblemBrief;
+  /** The facilitator's strongest arguments at the debate's last round. */
+  keyArguments: string[];
+  /** Whom each panel member challenged in their latest turn (persona codes): the disagreements open at the vote. */
+  disagreements: { persona: string; with: string[] }[];
+  /** The voter's own latest position; null when they did not speak. */
   position: string | null;
-  options: Pick<Option, 'id' | 'title' | 'description' | 'reversibility'>[];
+  options: Pick<Option, 'id' | 'title' | 'description' | 'pros' | 'cons' | 'bestIf' | 'reversibility'>[];
 }
 
-/** One expert's vote; the option id must be one of the options on the table. */
+/**
+ * One expert's vote; the option id must be one of the options on the table.
+ * The voter sees a digest of the debate (key arguments, open disagreements),
+ * not the transcript: enough to weigh the others' case, not only their own.
+ */
 export const voteCall = defineCall<VoteInput, VoteOutput>({
   purpose: 'vote',
   phase: 'voting',
@@ -46,20 +59,29 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
   vars: (i) => ({
     persona: i.persona,
     subProblem: i.subProblem,
+    keyArguments: bullets(i.keyArguments),
+    disagreements: bullets(i.disagreements.filter((d) => d.with.length).map((d) => `${nameOf(d.persona)} disagrees with ${d.with.map(nameOf).join(' and ')}`)),
     position: i.position ?? '(did not speak)',
-    options: i.options.map((o) => `${o.id}. ${o.title} (${door(o)}): ${o.description}`),
+    options: i.options.map(optionBrief),
   }),
-  estimate: { input: 1_500, output: 150 },
+  estimate: { input: 2_800, output: 150 },
 });
 
 export interface CalibrationInput {
   persona: Persona;
   subProblem: SubProblemBrief;
-  own: { optionId: string; confidence: number };
-  votes: { persona: string; name: string; optionId: string; confidence: number }[];
+  /** The options' letters and titles, so a vote's letter means something. */
+  options: Pick<Option, 'id' | 'title'>[];
+  own: { optionId: string; confidence: number; rationale: string };
+  /** Every vote of the board, the calibrator's own included (the prompt shows the others). */
+  votes: { persona: string; name: string; optionId: string; confidence: number; rationale: string; strongObjection: string | null }[];
 }
 
-/** After seeing every vote, an expert reconsiders its confidence (not its choice). */
+/**
+ * After seeing every vote, an expert reconsiders its confidence (not its
+ * choice). It reads the others' reasons and strong objections: asked whether
+ * the others saw something it did not, it must be able to see what they saw.
+ */
 export const calibrationCall = defineCall<CalibrationInput, z.infer<typeof calibrationSchema>>({
   purpose: 'calibration',
   phase: 'voting',
@@ -70,8 +92,13 @@ export const calibrationCall = defineCall<CalibrationInput, z.infer<typeof calib
   vars: (i) => ({
     persona: i.persona,
     subProblem: i.subProblem,
-    own: { optionId: i.own.optionId, confidence: i.own.confidence.toFixed(2) },
-    votes: i.votes.map((v) => `${v.name}: ${v.optionId} (confidence ${v.confidence.toFixed(2)})`),
+    options: i.options.map((o) => `${o.id}. ${o.title}`),
+    own: { optionId: i.own.optionId, confidence: i.own.confidence.toFixed(2), rationale: i.own.rationale },
+    others: bullets(
+      i.votes
+        .filter((v) => v.persona !== i.persona.code)
+        .map((v) => `${v.name}: ${v.optionId} (confidence ${v.confidence.toFixed(2)}). ${v.rationale}${v.strongObjection ? ` Strong objection: ${v.strongObjection}` : ''}`),
+    ),
   }),
-  estimate: { input: 1_500, output: 100 },
+  estimate: { input: 2_400, output: 100 },
 });

@@ -40,7 +40,9 @@ export function confidenceSpread(confidences: number[]): number {
 }
 
 /**
- * Picks the mechanism and explains it in a sentence the user reads:
+ * Picks the mechanism and explains it in a sentence the user (and the
+ * synthesis prompt) reads; the number is named for what it is, a standard
+ * deviation, since "spread" reads as a range (trial notes, 0044/0032):
  * irreversible decisions need a supermajority; reversible ones go by simple
  * majority unless the experts' confidence differs enough (spread above
  * `s.confidenceSpreadAbove`) that counting heads would ignore real
@@ -65,14 +67,14 @@ export function chooseMechanism(
       mechanism: 'simple_majority',
       why:
         `This decision is reversible (a two-way door) and the experts' confidence is similar ` +
-        `(spread ${two(spread)}, at most ${two(s.confidenceSpreadAbove)}), so the option with the most votes wins.`,
+        `(standard deviation ${two(spread)}, at most ${two(s.confidenceSpreadAbove)}), so the option with the most votes wins.`,
     };
   }
   return {
     mechanism: 'confidence_weighted',
     why:
       `This decision is reversible (a two-way door) but the experts' confidence differs widely ` +
-      `(spread ${two(spread)}, above ${two(s.confidenceSpreadAbove)}), so each vote is weighted by the expert's calibrated confidence.`,
+      `(standard deviation ${two(spread)}, above ${two(s.confidenceSpreadAbove)}), so each vote is weighted by the expert's calibrated confidence.`,
   };
 }
 

@@ -103,7 +103,8 @@ export const voteSchema = z.object({
   strongObjection: z.string().max(400).nullable().describe('An option you strongly object to and why, or null'),
 });
 export type VoteOutput = z.infer<typeof voteSchema>;
-export type Vote = VoteOutput & { persona: string; initialConfidence?: number };
+/** A vote; after calibration it keeps the confidence it was cast with and the expert's reason for any change. */
+export type Vote = VoteOutput & { persona: string; initialConfidence?: number; calibrationReason?: string };
 
 export const calibrationSchema = z.object({
   confidence: z.number().min(0).max(1).describe('Your reconsidered confidence in your vote'),

@@ -34,10 +34,16 @@ describe('chooseMechanism', () => {
     expect(chooseMechanism('two_way', [0.7, 0.75, 0.8], S).mechanism).toBe('simple_majority');
     expect(chooseMechanism('two_way', [], S).mechanism).toBe('simple_majority');
   });
+  it('names the number it states: a standard deviation, not a "spread" a reader takes for a range', () => {
+    // The relay trial's sp1: confidences 0.55, 0.55, 0.65 span a range of 0.10 and have a standard deviation of 0.047.
+    const m = chooseMechanism('two_way', [0.55, 0.55, 0.65], S);
+    expect(m.why).toContain('standard deviation 0.05, at most 0.15');
+    expect(m.why).not.toMatch(/spread/);
+  });
   it('switches to confidence weighting just above the threshold, and follows the setting', () => {
     const above = chooseMechanism('two_way', [0.5, 0.82], S);
     expect(above.mechanism).toBe('confidence_weighted');
-    expect(above.why).toMatch(/spread 0\.16, above 0\.15/);
+    expect(above.why).toMatch(/standard deviation 0\.16, above 0\.15/);
     expect(chooseMechanism('two_way', [0.5, 0.82], { ...S, confidenceSpreadAbove: 0.2 }).mechanism).toBe('simple_majority');
   });
 });

@@ -39,10 +39,10 @@ describe('estimateSessionCost', () => {
       expect(p.minimumUsd).toBeLessThan(p.expectedUsd);
       expect(p.expectedUsd).toBeLessThan(p.maximumUsd);
     }
-    // The session adds intake, decomposition, board selection (fast tier) and the final recommendation once.
+    // The session adds intake, decomposition, board selection (fast tier) and the final recommendation once (the last reads every sub-problem's synthesis in full).
     const fixed = e.minimumUsd - e.perSubProblem.reduce((a, p) => a + p.minimumUsd, 0);
     const { input, output } = CALL_TOKENS.board;
-    expect(fixed).toBeCloseTo((3 * (1_500 * 3 + 800 * 15) + input * prices.fast.input + output * prices.fast.output) / 1e6, 10);
+    expect(fixed).toBeCloseTo((2 * (1_500 * 3 + 800 * 15) + (3_500 * 3 + 800 * 15) + input * prices.fast.input + output * prices.fast.output) / 1e6, 10);
     expect(e.maximumUsd - e.perSubProblem.reduce((a, p) => a + p.maximumUsd, 0)).toBeCloseTo(fixed, 10);
   });
 
@@ -98,6 +98,7 @@ describe('estimateMinimumSessionCostUsd', () => {
   });
   it('documents its assumptions as constants', () => {
     expect(CALL_TOKENS.expertTurn).toEqual({ tier: 'fast', input: 2_500, output: 250 });
-    expect(CALL_TOKENS.vote).toEqual({ tier: 'fast', input: 1_500, output: 150 });
+    // A voter reads a digest of the debate and every option's pros, cons and best-if.
+    expect(CALL_TOKENS.vote).toEqual({ tier: 'fast', input: 2_800, output: 150 });
   });
 });

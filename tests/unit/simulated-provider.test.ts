@@ -21,7 +21,7 @@ import {
   type SubProblemBrief,
   type VoteInput,
 } from '../../src/calls';
-import { type Contribution, type Decomposition, type FacilitatorRound, type Option, type Persona, type SubProblem, type Synthesis, type Tally, type Vote } from '../../src/domain/model';
+import { type Contribution, type Decomposition, type FacilitatorRound, type Option, type Persona, type SubProblem, type Tally, type Vote } from '../../src/domain/model';
 import { PERSONAS, personaByCode } from '../../src/domain/personas';
 import { debatePhase } from '../../src/domain/speakers';
 import { extractJson, toJsonSchema } from '../../src/llm/gateway';
@@ -135,7 +135,11 @@ const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'co
   intervention: null,
   ...x,
 });
-const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, position: null, options });
+const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, keyArguments: [], disagreements: [], position: null, options });
+/** What a vote's option carries besides its title, where a test only cares about the title. */
+const sides = { pros: ['Fast'], cons: ['Costly'], bestIf: 'It fits' };
+/** A calibration's view of the board: every vote with its reasons. */
+const boardOf = (votes: Vote[]) => votes.map((x) => ({ persona: x.persona, name: personaByCode(x.persona)!.name, optionId: x.optionId, confidence: x.confidence, rationale: x.rationale, strongObjection: x.strongObjection }));
 const intake = (problem: string, context = '') => ({ problem, context, mode: 'auto' as const });
 
 interface DebateTurn extends Contribution {
@@ -212,8 +216,9 @@ async function decide(seed: string, sp: SubProblemBrief, positions: { persona: s
     const c = await call(calibrationCall, `${seed}:${sp.id}/calibrate/${v.persona}#1`, {
       persona: personaByCode(v.persona)!,
       subProblem: sp,
-      own: { optionId: v.optionId, confidence: v.confidence },
-      votes: votes.map((x) => ({ persona: x.persona, name: personaByCode(x.persona)!.name, optionId: x.optionId, confidence: x.confidence })),
+      options: out.options,
+      own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
+      votes: boardOf(votes),
     });
     calibrated.push({ ...v, initialConfidence: v.confidence, confidence: c.confidence });
   }
@@ -244,7 +249,7 @@ async function frame(seed: string, s: Pick<Scenario, 'problem' | 'context'>) {
 /** One whole simulated session for a scenario, every output validated against its call's schema. */
 async function session(seed: string, s: Scenario, rounds = 3) {
   const { statement, decomposition } = await frame(seed, s);
-  const syntheses: (Synthesis & { subProblemId: string; deferred: boolean })[] = [];
+  const syntheses: FinalInput['syntheses'] = [];
   const debates = [];
   const decisions = [];
   for (const sp of decomposition.subProblems.slice(0, 5)) {
@@ -253,11 +258,14 @@ async function session(seed: string, s: Scenario, rounds = 3) {
     const latest = new Map(d.turns.map((t) => [t.persona, t.position]));
     const decision = await decide(seed, brief(sp), [...latest].map(([persona, position]) => ({ persona, position })));
     decisions.push(decision);
-    syntheses.push({ ...decision.synthesis, subProblemId: sp.id, deferred: decision.tally.deferred });
+    // As the engine hands a decided sub-problem to the final recommendation (src/app/engine/final.ts).
+    const { tally: t, options: o } = decision;
+    const ref = (id: string) => ({ id, title: o.options.find((x) => x.id === id)?.title ?? id });
+    syntheses.push({ ...decision.synthesis, subProblemId: sp.id, title: sp.id, winner: t.winner ? ref(t.winner) : null, tie: t.tie.map(ref), deferred: t.deferred });
   }
   const recommendation = await call(finalRecommendationCall, `${seed}:recommendation#1`, {
     statement: statement.statement,
-    syntheses: syntheses.map((x) => ({ subProblemId: x.subProblemId, title: x.subProblemId, recommendation: x.recommendation, confidence: x.confidence, deferred: x.deferred })),
+    syntheses,
     open: [],
     openQuestions: [],
   });
@@ -650,9 +658,9 @@ describe('simulated provider', () => {
 
   it('votes: clear majorities and 2-2 ties across seeds, strong objections to one-way doors, calibration', async () => {
     const options: VoteInput['options'] = [
-      { id: 'A', title: 'Commit now to the plan', description: 'Commit now.', reversibility: 'one_way' },
-      { id: 'B', title: 'Pilot the plan first', description: 'Pilot first.', reversibility: 'two_way' },
-      { id: 'C', title: 'Stage the plan gradually', description: 'Stage it.', reversibility: 'two_way' },
+      { id: 'A', title: 'Commit now to the plan', description: 'Commit now.', reversibility: 'one_way', ...sides },
+      { id: 'B', title: 'Pilot the plan first', description: 'Pilot first.', reversibility: 'two_way', ...sides },
+      { id: 'C', title: 'Stage the plan gradually', description: 'Stage it.', reversibility: 'two_way', ...sides },
     ];
     let ties = 0;
     let clear = 0;
@@ -686,8 +694,9 @@ describe('simulated provider', () => {
         const c = await call(calibrationCall, `${seed}:sp1/calibrate/${v.persona}#1`, {
           persona: personaByCode(v.persona)!,
           subProblem: brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' }),
-          own: { optionId: v.optionId, confidence: v.confidence },
-          votes: votes.map((x) => ({ persona: x.persona, name: personaByCode(x.persona)!.name, optionId: x.optionId, confidence: x.confidence })),
+          options,
+          own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
+          votes: boardOf(votes),
         });
         const mine = votes.filter((x) => x.optionId === v.optionId).length;
         const top = counts[0]!;
@@ -711,8 +720,8 @@ describe('simulated provider', () => {
     for (let i = 0; i < 50; i++) {
       const p = PERSONAS[i % PERSONAS.length]!;
       const options: VoteInput['options'] = [
-        { id: 'A', title: 'Commit now to the plan', description: 'Commit now.', reversibility: 'one_way' },
-        { id: 'C', title: 'Pilot the plan first', description: 'Pilot first.', reversibility: 'two_way' },
+        { id: 'A', title: 'Commit now to the plan', description: 'Commit now.', reversibility: 'one_way', ...sides },
+        { id: 'C', title: 'Pilot the plan first', description: 'Pilot first.', reversibility: 'two_way', ...sides },
       ];
       const out = await call(voteCall, `v${i}#1`, voteInput(p, options));
       expect(['A', 'C']).toContain(out.optionId);
@@ -813,9 +822,11 @@ describe('simulated provider', () => {
     expect(withoutConflicts).toBeGreaterThan(0);
 
     const final = (syntheses: FinalInput['syntheses'], open: FinalInput['open'] = []) => call(finalRecommendationCall, 'fin#1', { statement: 'Decide how to grow.', syntheses, open, openQuestions: [] });
-    const commit = { subProblemId: 'sp1', title: 'Hiring', recommendation: 'We recommend option A, "Commit now to the hire", backed by 3 of 4 board members.', confidence: 0.7, deferred: false };
-    const pilot = { subProblemId: 'sp2', title: 'Pricing', recommendation: 'We recommend option B, "Pilot the pricing first", backed by 3 of 4 board members.', confidence: 0.7, deferred: false };
-    const later = { subProblemId: 'sp3', title: 'Funding', recommendation: 'We recommend deferring the commitment until a cheap pilot shows whether the main risk is real.', confidence: 0.4, deferred: true };
+    // The simulated integrator reads the recommendations; the rest of each decision is left plain.
+    const part = <T extends Pick<FinalInput['syntheses'][number], 'subProblemId' | 'title' | 'recommendation' | 'confidence' | 'deferred'>>(x: T) => ({ winner: null, tie: [], rationale: 'The board weighed the options.', dissent: [], caveats: [], ...x });
+    const commit = part({ subProblemId: 'sp1', title: 'Hiring', recommendation: 'We recommend option A, "Commit now to the hire", backed by 3 of 4 board members.', confidence: 0.7, deferred: false });
+    const pilot = part({ subProblemId: 'sp2', title: 'Pricing', recommendation: 'We recommend option B, "Pilot the pricing first", backed by 3 of 4 board members.', confidence: 0.7, deferred: false });
+    const later = part({ subProblemId: 'sp3', title: 'Funding', recommendation: 'We recommend deferring the commitment until a cheap pilot shows whether the main risk is real.', confidence: 0.4, deferred: true });
     const clash = await final([commit, pilot]);
     expect(clash.conflicts).toEqual([{ between: ['sp1', 'sp2'], resolution: expect.stringMatching(/run the test in sp2 first/) }]);
     const held = await final([pilot, later]);
@@ -841,7 +852,7 @@ describe('simulated provider', () => {
 
   it('answers a repair request by generating again', async () => {
     const p = personaByCode('risk_manager')!;
-    const input = voteInput(p, [{ id: 'B', title: 'Pilot it', description: 'Pilot it first.', reversibility: 'two_way' }]);
+    const input = voteInput(p, [{ id: 'B', title: 'Pilot it', description: 'Pilot it first.', reversibility: 'two_way', ...sides }]);
     const req = request('vote', 'rep#2', input, voteCall.output(input));
     req.messages = [
       { role: 'user', content: 'vote' },

@@ -21,13 +21,22 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
   return e.run.step('recommendation', async (s) => {
     const out = await s.call(finalRecommendationCall, {
       statement: f.statement.statement,
-      syntheses: f.order.map((id) => ({
-        subProblemId: id,
-        title: titleOf(id),
-        recommendation: results[id]!.synthesis.recommendation,
-        confidence: results[id]!.synthesis.confidence,
-        deferred: results[id]!.tally.deferred,
-      })),
+      syntheses: f.order.map((id) => {
+        const { synthesis, tally, options } = results[id]!;
+        const ref = (optionId: string) => ({ id: optionId, title: options.options.find((o) => o.id === optionId)?.title ?? `option ${optionId}` });
+        return {
+          subProblemId: id,
+          title: titleOf(id),
+          winner: tally.winner ? ref(tally.winner) : null,
+          tie: tally.tie.map(ref),
+          deferred: tally.deferred,
+          recommendation: synthesis.recommendation,
+          rationale: synthesis.rationale,
+          confidence: synthesis.confidence,
+          dissent: synthesis.dissent,
+          caveats: synthesis.caveats,
+        };
+      }),
       open: skipped.map((id) => ({ subProblemId: id, title: titleOf(id) })),
       openQuestions,
     });

@@ -129,12 +129,11 @@ export async function summariseExperts(e: Engine, sp: SubProblem, d: DebateOutco
         const p = persona(code);
         const vote = v.votes.find((x) => x.persona === code);
         const position = d.positions[code] ?? '';
-        // The last two turns carry the final position; the whole debate would cost more than the memory is worth.
-        const turns = (d.turnsByPersona[code] ?? []).slice(-2);
+        // Every turn: an opening figure is as much the expert's view as a late one (the prompt caps the total, oldest dropped first).
         const summary = await s.call(expertSummaryCall, {
           persona: p,
           subProblem: brief(sp),
-          contributions: turns,
+          contributions: d.turnsByPersona[code] ?? [],
           vote: vote ? { optionId: vote.optionId, confidence: vote.confidence, rationale: vote.rationale } : null,
           position,
           confidence: vote?.confidence ?? 0.6,

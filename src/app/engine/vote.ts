@@ -34,25 +34,48 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
     };
   });
   const ids = options.options.map((o) => o.id) as [string, ...string[]];
+  // Disagreements among the panel only: a model may name an expert who is not on it, or itself.
+  const disagreements = panel.map((code) => ({ persona: code, with: (d.disagreements[code] ?? []).filter((c) => c !== code && panel.includes(c)) }));
 
   const votes: Vote[] = await Promise.all(
     panel.map((code) =>
       e.run.step(key(`vote/${code}`), async (s) => {
         const p = persona(code);
-        const out = await s.call(voteCall, { persona: p, subProblem: spBrief, position: d.positions[code] ?? null, options: options.options });
+        const out = await s.call(voteCall, {
+          persona: p,
+          subProblem: spBrief,
+          keyArguments: d.keyArguments,
+          disagreements,
+          position: d.positions[code] ?? null,
+          options: options.options,
+        });
         const v: Vote = { persona: code, ...out };
         return { result: v, events: [event('vote.cast', { subProblemId: sp.id, ...v, name: p.name })] };
       }),
     ),
   );
 
-  const board = votes.map((v) => ({ persona: v.persona, name: nameOf(v.persona), optionId: v.optionId, confidence: v.confidence }));
+  const board = votes.map((v) => ({
+    persona: v.persona,
+    name: nameOf(v.persona),
+    optionId: v.optionId,
+    confidence: v.confidence,
+    rationale: v.rationale,
+    strongObjection: v.strongObjection,
+  }));
+  const titles = options.options.map((o) => ({ id: o.id, title: o.title }));
   const calibrated: Vote[] = await Promise.all(
     votes.map((v) =>
       e.run.step(key(`calibrate/${v.persona}`), async (s) => {
         const p = persona(v.persona);
-        const out = await s.call(calibrationCall, { persona: p, subProblem: spBrief, own: { optionId: v.optionId, confidence: v.confidence }, votes: board });
-        return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence } };
+        const out = await s.call(calibrationCall, {
+          persona: p,
+          subProblem: spBrief,
+          options: titles,
+          own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
+          votes: board,
+        });
+        return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence, calibrationReason: out.reason } };
       }),
     ),
   );

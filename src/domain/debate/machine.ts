@@ -214,6 +214,7 @@ function foldTurns(st: DebateState, turns: Turn[]): DebateState {
     st.spoken[t.persona] = (st.spoken[t.persona] ?? 0) + 1;
     st.positions[t.persona] = t.position;
     (st.turnsByPersona[t.persona] ??= []).push(t.text);
+    st.disagreements[t.persona] = t.disagreesWith;
   }
   st.lastSpeaker = turns.at(-1)?.persona ?? st.lastSpeaker;
   st.stage = 'facilitator';

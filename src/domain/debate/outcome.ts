@@ -53,6 +53,8 @@ export function debateOutcome(state: DebateState, s: EngineSettings): DebateOutc
     elapsedMs: end.elapsedMs,
     positions: state.positions,
     turnsByPersona: state.turnsByPersona,
+    keyArguments: state.keyArguments,
+    disagreements: state.disagreements,
     transcript: debateContext(state.rounds, state.keyArguments, s),
     metrics: state.metrics,
     researchUsed: state.researchUsed,

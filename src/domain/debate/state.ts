@@ -129,6 +129,8 @@ export interface DebateState {
   used: Moderator[];
   /** Questions for the person nobody answered: the recommendation depends on them. */
   openQuestions: PersonQuestion[];
+  /** Whom each expert challenged in their latest turn. */
+  disagreements: Record<string, string[]>;
   current: RoundInProgress | null;
 }
 
@@ -144,6 +146,10 @@ export interface DebateOutcome {
   positions: Record<string, string>;
   /** What each expert said, in order: the material of their post-debate summary. */
   turnsByPersona: Record<string, string[]>;
+  /** The facilitator's strongest arguments at the last round: the voters' digest of the debate. */
+  keyArguments: string[];
+  /** Whom each expert challenged in their latest turn: the disagreements still open at the vote. */
+  disagreements: Record<string, string[]>;
   transcript: string;
   metrics: RoundMetrics[];
   researchUsed: number;
@@ -175,6 +181,7 @@ export function startDebate(setup: DebateSetup): DebateState {
     deadlockBreakAttempted: false,
     used: [],
     openQuestions: [],
+    disagreements: {},
     current: null,
   };
 }

@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest';
+import {
+  calibrationCall,
+  expertSummaryCall,
+  finalRecommendationCall,
+  newestWithin,
+  SUMMARY_TURNS_MAX_CHARS,
+  synthesisCall,
+  voteCall,
+  type CalibrationInput,
+  type ExpertSummaryInput,
+  type FinalInput,
+  type SubProblemBrief,
+  type VoteInput,
+} from '../../src/calls';
+import { renderCall } from '../../src/calls/render';
+import type { ModelCall } from '../../src/calls/call';
+import { aggregate } from '../../src/domain/aggregation';
+import type { Option, Vote } from '../../src/domain/model';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/domain/settings';
+import { personaByCode } from '../../src/domain/personas';
+import { loadPrompts } from '../../src/llm/prompts';
+import { applyEvents, emptyCaseMemory, renderCaseMemory } from '../../src/memory/case-memory';
+
+/**
+ * What each step after the debate sees: the calls' templates rendered from
+ * typed inputs, the way the engine renders them, and read as the model reads
+ * them (system sections, then the user part).
+ */
+const templates = loadPrompts();
+const frame = { problem: 'Should I hire a part-time salesperson?', context: '$8K MRR, solo founder.', caseMemory: '' };
+const prompt = <I>(call: ModelCall<I, unknown>, input: I, caseMemory = '') => {
+  const p = renderCall(call, input, templates, { ...frame, caseMemory });
+  return [...p.system, p.user].join('\n\n');
+};
+
+const sp: SubProblemBrief = { id: 'sp2', title: 'Cash and risk budget', goal: 'Decide how much cash a growth bet may consume.', context: '(none)', complexity: 5 };
+const analyst = personaByCode('financial_analyst')!;
+const options: Option[] = [
+  {
+    id: 'A',
+    title: 'Capped growth budget',
+    description: 'At most $1,500 a month and $6K in total.',
+    pros: ['Bounded downside'],
+    cons: ['Slow to show signal'],
+    bestIf: 'cash stays above a $21K floor',
+    reversibility: 'two_way',
+  },
+  {
+    id: 'B',
+    title: 'Hire a salesperson now',
+    description: 'A $3K/month base plus commission from week one.',
+    pros: ['Fast pipeline'],
+    cons: ['Burns half the profit'],
+    bestIf: 'the founder has more than six months of runway',
+    reversibility: 'one_way',
+  },
+];
+
+describe('the vote', () => {
+  const input: VoteInput = {
+    persona: analyst,
+    subProblem: sp,
+    keyArguments: ['Equity is the costliest currency a bootstrapped founder has.', 'Legal fees of $1,500-3,000 come out of the same $6K cap.'],
+    disagreements: [
+      { persona: 'financial_analyst', with: ['growth_strategist'] },
+      { persona: 'risk_manager', with: [] },
+    ],
+    position: 'Cap the bet at $6K and keep a $21K cash floor.',
+    options,
+  };
+  const text = prompt(voteCall, input);
+
+  it("sees the facilitator's key arguments and who disagreed with whom", () => {
+    expect(text).toContain('- Equity is the costliest currency a bootstrapped founder has.');
+    expect(text).toContain('- Legal fees of $1,500-3,000 come out of the same $6K cap.');
+    expect(text).toContain(`${analyst.name} disagrees with ${personaByCode('growth_strategist')!.name}`);
+    // An expert who challenged nobody adds no line.
+    expect(text).not.toContain(`${personaByCode('risk_manager')!.name} disagrees`);
+  });
+
+  it('sees its own latest position and each option with pros, cons and best-if', () => {
+    expect(text).toContain('Your latest position: Cap the bet at $6K and keep a $21K cash floor.');
+    expect(text).toContain('A. Capped growth budget (two-way door): At most $1,500 a month and $6K in total.');
+    expect(text).toContain('Pros: Bounded downside');
+    expect(text).toContain('Cons: Burns half the profit');
+    expect(text).toContain('Best if: the founder has more than six months of runway');
+    expect(text).toContain('B. Hire a salesperson now (one-way door)');
+  });
+
+  it('says so when the debate left no key arguments or open disagreements, and when the voter did not speak', () => {
+    const quiet = prompt(voteCall, { ...input, keyArguments: [], disagreements: [], position: null });
+    expect(quiet).toMatch(/key arguments:\n\(none\)/);
+    expect(quiet).toMatch(/latest turn\):\n\(none\)/);
+    expect(quiet).toContain('Your latest position: (did not speak)');
+  });
+});
+
+describe('the calibration', () => {
+  const vote = (persona: string, optionId: string, confidence: number, rationale: string, strongObjection: string | null = null) => ({
+    persona,
+    name: personaByCode(persona)!.name,
+    optionId,
+    confidence,
+    rationale,
+    strongObjection,
+  });
+  const input: CalibrationInput = {
+    persona: analyst,
+    subProblem: sp,
+    options,
+    own: { optionId: 'A', confidence: 0.7, rationale: 'A cap keeps the downside known.' },
+    votes: [
+      vote('financial_analyst', 'A', 0.7, 'A cap keeps the downside known.'),
+      vote('growth_strategist', 'B', 0.65, 'Every month without a seller costs about $1,400 of new MRR.', 'I strongly object to A: $6K buys too few weeks to read a sales signal.'),
+      vote('risk_manager', 'A', 0.6, 'Nothing irreversible before the floor is known.'),
+    ],
+  };
+  const text = prompt(calibrationCall, input);
+
+  it("sees another voter's rationale and strong objection, not only their letter", () => {
+    const growth = personaByCode('growth_strategist')!.name;
+    expect(text).toContain(`${growth}: B (confidence 0.65). Every month without a seller costs about $1,400 of new MRR.`);
+    expect(text).toContain('Strong objection: I strongly object to A: $6K buys too few weeks to read a sales signal.');
+    expect(text).toContain('Nothing irreversible before the floor is known.');
+  });
+
+  it('sees its own vote with its reason once, and what the letters stand for', () => {
+    expect(text).toContain('You voted A with confidence 0.70: A cap keeps the downside known.');
+    expect(text.split('A cap keeps the downside known.')).toHaveLength(2);
+    expect(text).toContain('A. Capped growth budget');
+    expect(text).toContain('B. Hire a salesperson now');
+  });
+});
+
+describe('the synthesis', () => {
+  const votes: Vote[] = [
+    { persona: 'financial_analyst', optionId: 'A', rationale: 'A cap keeps the downside known.', confidence: 0.65, initialConfidence: 0.65, calibrationReason: 'Most agree.', strongObjection: null },
+    {
+      persona: 'growth_strategist',
+      optionId: 'B',
+      rationale: 'Every month without a seller costs about $1,400 of new MRR.',
+      confidence: 0.55,
+      initialConfidence: 0.65,
+      calibrationReason: 'The $21K cash floor argument is stronger than I allowed.',
+      strongObjection: 'I strongly object to A: $6K buys too few weeks to read a sales signal.',
+    },
+    { persona: 'risk_manager', optionId: 'A', rationale: 'Nothing irreversible before the floor is known.', confidence: 0.55, initialConfidence: 0.55, strongObjection: null },
+  ];
+  const tally = aggregate(votes, ['A', 'B'], 'two_way', DEFAULT_ENGINE_SETTINGS);
+  const text = prompt(synthesisCall, { subProblem: sp, options, votes, tally });
+
+  it("sees the voters' strong objections", () => {
+    expect(text).toContain('Strong objection: I strongly object to A: $6K buys too few weeks to read a sales signal.');
+  });
+
+  it('sees how calibration moved each confidence, and why', () => {
+    expect(text).toContain('Calibration: 0.65 → 0.55, because: The $21K cash floor argument is stronger than I allowed.');
+    expect(text).toContain('Calibration: held at 0.65.');
+  });
+
+  it('reads the tally as a standard deviation of confidence, not a "spread"', () => {
+    expect(text).toContain('standard deviation 0.05, at most 0.15');
+    expect(text).not.toMatch(/\(spread /);
+  });
+});
+
+describe('the final recommendation', () => {
+  const input: FinalInput = {
+    statement: 'How should a solo founder at $8K MRR reach $20K MRR while keeping control?',
+    syntheses: [
+      {
+        subProblemId: 'sp2',
+        title: 'Cash and risk budget',
+        winner: { id: 'A', title: 'Capped growth budget' },
+        tie: [],
+        deferred: false,
+        recommendation: 'A capped budget: at most $1,500 a month and $6K in total, above a $21K cash floor.',
+        rationale: 'Two of three experts judged the downside of an uncapped bet too large for a $5K/month income.',
+        confidence: 0.6,
+        dissent: [{ persona: 'growth_strategist', concern: '$6K buys too few weeks to read a sales signal.' }],
+        caveats: ['Below the $21K cash floor, the trial pauses automatically.'],
+      },
+      {
+        subProblemId: 'sp3',
+        title: 'Structure of the deal',
+        winner: null,
+        tie: [
+          { id: 'A', title: 'Paid trial first' },
+          { id: 'B', title: 'Phantom equity now' },
+        ],
+        deferred: false,
+        recommendation: 'The board is split between a paid trial and phantom equity.',
+        rationale: 'Both keep control; they differ in what the founder gives up first.',
+        confidence: 0.5,
+        dissent: [],
+        caveats: ['Legal fees of $1,500-3,000 inside the $6K cap shorten the trial to 10-12 weeks.'],
+      },
+      {
+        subProblemId: 'sp4',
+        title: 'Co-founder equity',
+        winner: null,
+        tie: [],
+        deferred: true,
+        recommendation: 'We recommend deferring any equity grant until the trial has run.',
+        rationale: 'A one-way door without a supermajority.',
+        confidence: 0.4,
+        dissent: [],
+        caveats: [],
+      },
+    ],
+    open: [{ subProblemId: 'sp5', title: 'Product-led growth' }],
+    openQuestions: [{ subProblemId: 'sp2', name: 'Thomas Berg', question: 'How much cash is in the bank today?' }],
+  };
+  const text = prompt(finalRecommendationCall, input);
+
+  it("sees each sub-problem's vote outcome: the winning option, a tie, or a deferral", () => {
+    expect(text).toContain('sp2 (Cash and risk budget): the board chose option A, "Capped growth budget".');
+    expect(text).toContain('sp3 (Structure of the deal): tied between option A, "Paid trial first" and option B, "Phantom equity now": no option was chosen.');
+    expect(text).toContain('sp4 (Co-founder equity): deferred: a one-way door without the supermajority, so no option was chosen.');
+    expect(text).toContain('sp5 (Product-led growth): not deliberated');
+  });
+
+  it("sees each sub-problem's rationale, dissent and caveats, so figures across sub-problems can be reconciled", () => {
+    expect(text).toContain('Rationale: Two of three experts judged the downside of an uncapped bet too large for a $5K/month income.');
+    expect(text).toContain(`- ${personaByCode('growth_strategist')!.name}: $6K buys too few weeks to read a sales signal.`);
+    expect(text).toContain('- Below the $21K cash floor, the trial pauses automatically.');
+    expect(text).toContain('- Legal fees of $1,500-3,000 inside the $6K cap shorten the trial to 10-12 weeks.');
+    expect(text).toContain('Recommendation (confidence 0.60): A capped budget');
+    expect(text).toMatch(/sp4 [^\n]*\n(?:.*\n){2}  Dissent: none\n  Caveats: none/);
+  });
+
+  it('is asked to reconcile conflicting figures and conditions in `conflicts`, and to answer the question the person asked at a checkpoint', () => {
+    expect(text).toMatch(/different figures or conditions for the same thing[^\n]*reconcile them in `conflicts`/);
+    const memory = renderCaseMemory(
+      applyEvents(emptyCaseMemory(), [{ type: 'checkpoint.resolved', data: { action: 'intervene', message: 'Is $30K realistic, or should I reset the goal?' } }], '2026-11-22T13:00:00.000Z'),
+    );
+    const asked = prompt(finalRecommendationCall, input, memory);
+    expect(asked).toContain('Is $30K realistic, or should I reset the goal?');
+    // The instruction points where the case memory puts the person's words.
+    expect(memory).toContain('User intents');
+    expect(asked).toMatch(/direct question at a checkpoint \(their words are among the user intents in the case so far\), answer it/);
+  });
+});
+
+describe("an expert's summary", () => {
+  const input = (contributions: string[]): ExpertSummaryInput => ({
+    persona: analyst,
+    subProblem: sp,
+    contributions,
+    vote: { optionId: 'A', confidence: 0.7, rationale: 'A cap keeps the downside known.' },
+    position: 'Cap the bet at $6K.',
+    confidence: 0.7,
+  });
+
+  it('sees every turn, the opening statement included, in order', () => {
+    const turns = ['Opening: a $3K salary eats 60% of the profit.', 'Round 2: a $21K cash floor.', 'Round 3: cap the bet at $6K.'];
+    const text = prompt(expertSummaryCall, input(turns));
+    expect(text).toContain('Your turns in the debate, oldest first:\n- Turn 1: Opening: a $3K salary eats 60% of the profit.\n- Turn 2: Round 2: a $21K cash floor.\n- Turn 3: Round 3: cap the bet at $6K.');
+    expect(text).not.toMatch(/left out/);
+  });
+
+  it('over the stated cap, drops whole turns, oldest first, and says how many', () => {
+    // Five turns of 1,400 characters: 7,000 in all, over the 6,000 cap by one turn.
+    const turns = [1, 2, 3, 4, 5].map((n) => `Turn text ${n} `.padEnd(1_400, 'x'));
+    const text = prompt(expertSummaryCall, input(turns));
+    expect(text).toContain('oldest first (your first turn of 5 left out for length):');
+    expect(text).not.toContain('Turn text 1 ');
+    for (const n of [2, 3, 4, 5]) expect(text).toContain(`- Turn ${n}: Turn text ${n} ${'x'.repeat(10)}`);
+    expect(text).toContain(turns[1]); // whole, never clipped
+    const long = prompt(expertSummaryCall, input([...turns, ...turns.slice(0, 3)]));
+    expect(long).toContain('oldest first (your first 4 turns of 8 left out for length):\n- Turn 5: ');
+  });
+});
+
+describe('newestWithin', () => {
+  it('keeps the newest whole items within the cap, in order, and counts the rest', () => {
+    expect(newestWithin(['aaaa', 'bb', 'cc'], 4)).toEqual({ kept: ['bb', 'cc'], omitted: 1 });
+    expect(newestWithin(['aaaa', 'bb', 'cc'], 8)).toEqual({ kept: ['aaaa', 'bb', 'cc'], omitted: 0 });
+    // Contiguous: an older short item does not jump over a longer one that did not fit.
+    expect(newestWithin(['a', 'bbbbb', 'cc'], 4)).toEqual({ kept: ['cc'], omitted: 2 });
+    // The newest is kept even alone over the cap.
+    expect(newestWithin(['a', 'bbbbbb'], 4)).toEqual({ kept: ['bbbbbb'], omitted: 1 });
+    expect(newestWithin([], 4)).toEqual({ kept: [], omitted: 0 });
+  });
+  it('holds a typical debate whole: six turns of 1,000 characters', () => {
+    expect(newestWithin(Array.from({ length: 6 }, () => 'x'.repeat(1_000)), SUMMARY_TURNS_MAX_CHARS).omitted).toBe(0);
+  });
+});
