@@ -60,12 +60,25 @@ const envSchema = z
         }
         return list;
       }),
-    /** Empty means: anthropic when a key is set, simulated otherwise. */
-    LLM_PROVIDER: z.enum(['simulated', 'anthropic']).optional(),
+    /** Empty means: anthropic when its key is set, simulated otherwise (openai is always chosen explicitly). */
+    LLM_PROVIDER: z.enum(['simulated', 'anthropic', 'openai']).optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: z.url().optional(),
     ANTHROPIC_MAX_RETRIES: int(3),
     ANTHROPIC_TIMEOUT_MS: int(120_000, 1),
+    /**
+     * OpenAI or any OpenAI-compatible server (Ollama, vLLM, LM Studio,
+     * OpenRouter): its /v1 base URL, e.g. http://127.0.0.1:11434/v1. Local
+     * servers take any key; unset with a base URL sends a placeholder.
+     */
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_BASE_URL: z.url().optional(),
+    OPENAI_MAX_RETRIES: int(3),
+    OPENAI_TIMEOUT_MS: int(120_000, 1),
+    /** How JSON answers are asked for: a forced function call, a response_format schema, or JSON mode (see the README). */
+    OPENAI_STRUCTURED: z.enum(['tools', 'json_schema', 'json_object']).default('tools'),
+    /** The request field carrying the answer's room: OpenAI's current one, or the older one some local servers honour. */
+    OPENAI_MAX_TOKENS_FIELD: z.enum(['max_completion_tokens', 'max_tokens']).default('max_completion_tokens'),
     MODEL_FAST: z.string().min(1).default('claude-haiku-5-5'),
     MODEL_SMART: z.string().min(1).default('claude-sonnet-5-5'),
     /** JSON object: model id → { input, output, cacheRead, cacheWrite } USD per MTok. */
@@ -171,6 +184,9 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['ANTHROPIC_API_KEY'], message: 'is required when LLM_PROVIDER=anthropic' });
+    }
+    if (env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when LLM_PROVIDER=openai talks to api.openai.com (set OPENAI_BASE_URL for a local server)' });
     }
     if (env.EMBEDDINGS_PROVIDER === 'http' && !env.EMBEDDINGS_URL) {
       ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_URL'], message: 'is required when EMBEDDINGS_PROVIDER=http' });
