@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { SessionStore } from '../../src/db/session-store';
-import { simulate } from '../../src/llm/simulated/simulated-provider';
 import { testDatabaseUrl } from '../support/env';
+import { simulatedAnthropicResponder } from '../support/fake-answers';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
 import { assertGapless, readStream } from '../support/sse-client';
 import { createSession, snapshot, startStack, waitFor, type Stack } from '../support/stack';
@@ -16,12 +16,7 @@ let fake: FakeAnthropic;
 let stack: Stack;
 let database: Database;
 beforeAll(async () => {
-  fake = await startFakeAnthropic((body) => {
-    const tool = body.tools?.[0];
-    if (!tool) return { text: 'plain answer' };
-    const text = simulate({ key: JSON.stringify(body.messages), purpose: tool.name, json: { name: tool.name, description: '', schema: tool.input_schema } });
-    return { toolInput: JSON.parse(text) as Record<string, unknown>, toolName: tool.name, usage: { input_tokens: 900, output_tokens: 200, cache_read_input_tokens: 600 } };
-  });
+  fake = await startFakeAnthropic(simulatedAnthropicResponder);
   stack = await startStack({
     LLM_PROVIDER: 'anthropic',
     ANTHROPIC_API_KEY: 'sk-ant-test',
