@@ -4,7 +4,7 @@
  * real SDK runs against it unmodified.
  */
 import type { ServerResponse } from 'node:http';
-import { chunk, nextId, sendJson, splitWords, startFakeServer, type FakeServer, type RecordedRequest } from './fake-server';
+import { chunk, nextId, sendJson, splitWords, startFakeServer, type FakeServer, type ReplyControl, type RecordedRequest } from './fake-server';
 
 export { splitWords };
 
@@ -15,10 +15,7 @@ export interface FakeUsage {
   cache_read_input_tokens: number;
 }
 
-interface ReplyTiming {
-  /** Wait this long before answering (to exercise aborts and timeouts). */
-  delayMs?: number;
-}
+type ReplyTiming = ReplyControl;
 export type FakeTextReply = ReplyTiming & { text: string; stopReason?: string; usage?: Partial<FakeUsage> };
 export type FakeToolReply = ReplyTiming & {
   toolInput: Record<string, unknown>;

@@ -6,7 +6,7 @@
  * SDK is `${url}/v1`.
  */
 import type { ServerResponse } from 'node:http';
-import { chunk, nextId, sendJson, splitWords, startFakeServer, type FakeServer, type RecordedRequest } from './fake-server';
+import { chunk, nextId, sendJson, splitWords, startFakeServer, type FakeServer, type ReplyControl, type RecordedRequest } from './fake-server';
 
 export interface FakeOpenAiUsage {
   prompt_tokens: number;
@@ -15,10 +15,7 @@ export interface FakeOpenAiUsage {
   cached_tokens: number;
 }
 
-interface ReplyTiming {
-  /** Wait this long before answering (to exercise aborts and timeouts). */
-  delayMs?: number;
-}
+type ReplyTiming = ReplyControl;
 export type FakeOpenAiTextReply = ReplyTiming & { text: string; finishReason?: string; refusal?: string; usage?: Partial<FakeOpenAiUsage> };
 export type FakeOpenAiToolReply = ReplyTiming & {
   /** The function's arguments: an object (serialised) or raw text (to send malformed JSON). */

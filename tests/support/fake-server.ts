@@ -28,7 +28,15 @@ export interface FakeWire<B, R> {
   respond(res: ServerResponse, body: B, reply: R): void;
 }
 
-export async function startFakeServer<B, R extends { delayMs?: number }>(wire: FakeWire<B, R>, responder: (body: B) => R): Promise<FakeServer<B, R>> {
+/** What every fake's replies may carry besides their wire content. */
+export interface ReplyControl {
+  /** Wait this long before answering (to exercise aborts and timeouts). */
+  delayMs?: number;
+  /** Close the connection instead of answering (a network failure). */
+  hangUp?: boolean;
+}
+
+export async function startFakeServer<B, R extends ReplyControl>(wire: FakeWire<B, R>, responder: (body: B) => R): Promise<FakeServer<B, R>> {
   const queue: R[] = [];
   const requests: RecordedRequest<B>[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -48,7 +56,9 @@ export async function startFakeServer<B, R extends { delayMs?: number }>(wire: F
       }
       const reply = queue.shift() ?? responder(body);
       const answer = (): void => {
-        if (!res.destroyed) wire.respond(res, body, reply);
+        if (res.destroyed) return;
+        if (reply.hangUp) res.socket?.destroy();
+        else wire.respond(res, body, reply);
       };
       if (!reply.delayMs) {
         answer();

@@ -152,6 +152,8 @@ export function toLlmError(err: unknown, signal?: AbortSignal): LlmError {
       return new LlmError('server', msg, true, undefined, opts);
     }
     // The SDK keeps the inner `error` object; the spend check reads the envelope.
+    // OpenAI answers 503 when a model is overloaded ("Slow Down"); Anthropic's overload is its own 529.
+    if (status === 503) return new LlmError('overloaded', msg, true, status, opts);
     const { kind, retryable } = kindOfStatus(status, { error: err.error });
     return new LlmError(kind, msg, retryable, status, opts);
   }
