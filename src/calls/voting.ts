@@ -17,6 +17,7 @@ export interface OptionsInput {
  */
 export const optionsCall = defineCall<OptionsInput, OptionsOutput>({
   purpose: 'options',
+  role: 'synthesis',
   phase: 'voting',
   tier: 'smart',
   maxTokens: 3200,
@@ -38,6 +39,8 @@ export interface VoteInput {
 /** One expert's vote; the option id must be one of the options on the table. */
 export const voteCall = defineCall<VoteInput, VoteOutput>({
   purpose: 'vote',
+  role: 'experts',
+  seat: (i) => i.persona.code,
   phase: 'voting',
   tier: 'fast',
   maxTokens: 600,
@@ -62,6 +65,8 @@ export interface CalibrationInput {
 /** After seeing every vote, an expert reconsiders its confidence (not its choice). */
 export const calibrationCall = defineCall<CalibrationInput, z.infer<typeof calibrationSchema>>({
   purpose: 'calibration',
+  role: 'experts',
+  seat: (i) => i.persona.code,
   phase: 'voting',
   tier: 'fast',
   maxTokens: 300,

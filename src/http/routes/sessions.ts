@@ -4,7 +4,7 @@ import { envelopeSchema, event } from '../../domain/events';
 import { InvalidCursorError, LeaseLostError, TERMINAL_STATUSES, TooManySessionsError, type SessionStatus } from '../../db/session-store';
 import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
 import { estimateMinimumSessionCostUsd } from '../../domain/budget';
-import { tierPrices } from '../../config/config';
+import { routingProblems, tierPrices } from '../../config/config';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, idempotent, replyWith, type StoredResponse } from '../idempotency';
 import { fieldProblem, HttpProblem, notFound, problemSchema } from '../problem';
 import { cancelledExample, createdExample, createSessionExample, eventsPageExample, listExample, snapshotExample } from '../examples';
@@ -96,7 +96,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       400: { description: 'Invalid request; `errors` names each invalid field (`body.*`, `headers.idempotency-key`)', schema: problemSchema },
       409: { description: 'A request with the same Idempotency-Key is still in progress; retry after `Retry-After`', schema: problemSchema },
       413: { description: 'Body larger than the configured limit', schema: problemSchema },
-      422: { description: '`budget_usd` cannot cover even the cheapest session, or the Idempotency-Key was used with a different body', schema: problemSchema },
+      422: { description: '`budget_usd` cannot cover even the cheapest session, `settings.models` names a model this deployment cannot reach or price, or the Idempotency-Key was used with a different body', schema: problemSchema },
       415: { description: 'Body is not JSON', schema: problemSchema },
       429: {
         description: 'Rate limited, or the tenant already has its cap of active sessions (`MAX_ACTIVE_SESSIONS_PER_TENANT`)',
@@ -106,6 +106,11 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     },
     handler: async ({ body, req, reply, tenant }) => {
       const key = idempotencyKeyOf(req);
+      // A session may pick its models, but only among those this deployment can reach and price.
+      const modelProblems = routingProblems(config, body.settings?.models);
+      if (modelProblems.length) {
+        throw new HttpProblem(422, 'unusable-models', 'Unusable models', `body.settings.models: ${modelProblems.join('; ')}`, modelProblems.map((message) => ({ field: 'body.settings.models', message })));
+      }
       if (body.budget_usd !== undefined) {
         const minimum = estimateMinimumSessionCostUsd(body.problem.length + body.context.length, tierPrices(config));
         if (body.budget_usd < minimum) {
@@ -155,7 +160,7 @@ throw fieldProblem('query.cursor', err.message);
     handler: async ({ params, tenant }) => {
       const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
-      return snapshotView(row, await store.usage(row.id));
+      return snapshotView(row, await store.usage(row.id), { routing: config.MODELS, tiers: { fast: config.MODEL_FAST, smart: config.MODEL_SMART } });
     },
   });
 
