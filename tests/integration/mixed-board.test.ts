@@ -16,7 +16,8 @@ import { snapshot, startStack, waitFor, type Stack } from '../support/stack';
  * which it pins back to Anthropic. Both fake servers answer through the real SDKs.
  */
 const OPENAI_MODEL = 'gpt-experts-test';
-const PRICES = { [OPENAI_MODEL]: { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0 } };
+const DOWN_MODEL = 'claude-down';
+const PRICES = { [OPENAI_MODEL]: { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0 }, [DOWN_MODEL]: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } };
 const pinned = PERSONAS.filter((_, i) => i % 2 === 0).map((p) => p.code);
 const expertPurposes = new Set(Object.values(CATALOGUE).filter((c) => c.role === 'experts').map((c) => c.purpose));
 
@@ -25,7 +26,8 @@ let openai: FakeOpenAi;
 let stack: Stack;
 let database: Database;
 beforeAll(async () => {
-  anthropic = await startFakeAnthropic(simulatedAnthropicResponder);
+  // One Anthropic model is always overloaded: the fallback test's primary.
+  anthropic = await startFakeAnthropic((body) => (body.model === DOWN_MODEL ? { status: 529, headers: { 'retry-after-ms': '1' } } : simulatedAnthropicResponder(body)));
   openai = await startFakeOpenAi(simulatedOpenAiResponder);
   stack = await startStack({
     LLM_PROVIDER: 'anthropic',
@@ -76,6 +78,28 @@ describe('a mixed board (anthropic and openai in one session)', () => {
     }
     expect(s.models.roles.intake).toEqual({ fast: ['claude-haiku-5-5'], smart: ['claude-sonnet-5-5'] });
     expect(s.settings.models.experts).toEqual({ fast: [`openai:${OPENAI_MODEL}`], smart: [`openai:${OPENAI_MODEL}`] });
+  });
+
+  it('falls back along a chain when its first model is overloaded, and says so in the log', async () => {
+    const models = { facilitator: [`anthropic:${DOWN_MODEL}`, `openai:${OPENAI_MODEL}`] };
+    const res = await post({ problem: 'Should I hire a head of sales now or in six months?', settings: { models } });
+    const { id } = (await res.json()) as { id: string };
+    const got = await readStream(`${stack.url}/v1/sessions/${id}/stream`);
+    expect(got.envelopes.at(-1)!.type).toBe('session.completed');
+
+    const fallbacks = got.envelopes.filter((e) => e.type === 'model.fallback').map((e) => e.data);
+    expect(fallbacks.length).toBeGreaterThan(0);
+    expect(fallbacks.every((f) => f.role === 'facilitator' && f.from === `anthropic:${DOWN_MODEL}` && f.to === `openai:${OPENAI_MODEL}`)).toBe(true);
+    // The first failures are the model's own; after MODEL_CIRCUIT_FAILURES in a row its circuit opens and it is skipped.
+    const reasons = fallbacks.map((f) => f.reason);
+    expect(reasons[0]).toBe('overloaded');
+    expect(new Set(reasons)).toEqual(new Set(['overloaded', 'circuit_open']));
+
+    const ledger = await new SessionStore(database).ledger(id);
+    const tried = ledger.filter((r) => r.model === DOWN_MODEL);
+    expect(tried.length).toBe(fallbacks.filter((f) => f.reason === 'overloaded').length);
+    expect(tried.every((r) => r.outcome === 'error:overloaded' && r.provider === 'anthropic')).toBe(true);
+    expect(ledger.filter((r) => r.provider === 'openai').every((r) => r.outcome === 'ok')).toBe(true);
   });
 
   it('refuses (422) a session whose models this deployment cannot price or reach', async () => {
