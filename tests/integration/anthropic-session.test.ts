@@ -5,7 +5,8 @@ import { testDatabaseUrl } from '../support/env';
 import { simulatedAnthropicResponder } from '../support/fake-answers';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
 import { assertGapless, readStream } from '../support/sse-client';
-import { createSession, snapshot, startStack, waitFor, type Stack } from '../support/stack';
+import { memoryJobsDone } from '../support/memory-jobs';
+import { createSession, snapshot, startStack, type Stack } from '../support/stack';
 
 /**
  * A whole session through the real @anthropic-ai/sdk, against a local fake
@@ -44,14 +45,7 @@ describe('a session on the anthropic provider (real SDK, fake server)', () => {
     expect(got.envelopes.at(-1)!.type).toBe('session.completed');
 
     // Let the memory jobs that follow the session finish, so the snapshot and the ledger agree.
-    await waitFor(
-      async () => {
-        const types = (await new SessionStore(database).events(id, 0, 10_000)).map((e) => e.type);
-        return types.includes('lessons.extracted') && types.includes('memory.contributed');
-      },
-      30_000,
-      'the memory jobs',
-    );
+    await memoryJobsDone(database, id);
     const s = await snapshot(stack.url, id);
     expect(s.provider).toBe('anthropic');
     expect(s.simulated).toBe(false);

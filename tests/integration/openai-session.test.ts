@@ -5,7 +5,8 @@ import { testDatabaseUrl } from '../support/env';
 import { simulatedOpenAiResponder } from '../support/fake-answers';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai';
 import { assertGapless, readStream } from '../support/sse-client';
-import { createSession, snapshot, startStack, waitFor, type Stack } from '../support/stack';
+import { memoryJobsDone } from '../support/memory-jobs';
+import { createSession, snapshot, startStack, type Stack } from '../support/stack';
 
 /**
  * A whole session through the real `openai` SDK against a local fake
@@ -46,14 +47,7 @@ describe('a session on the openai provider (real SDK, fake server)', () => {
     assertGapless(got);
     expect(got.envelopes.at(-1)!.type).toBe('session.completed');
 
-    await waitFor(
-      async () => {
-        const types = (await new SessionStore(database).events(id, 0, 10_000)).map((e) => e.type);
-        return types.includes('lessons.extracted') && types.includes('memory.contributed');
-      },
-      30_000,
-      'the memory jobs',
-    );
+    await memoryJobsDone(database, id);
     const s = await snapshot(stack.url, id);
     expect(s.provider).toBe('openai');
     expect(s.simulated).toBe(false);
