@@ -16,6 +16,8 @@ export interface CreateSessionDeps {
   /** MAX_ACTIVE_SESSIONS_PER_TENANT; 0 for no cap. */
   activeCap: number;
   prices: TierPrices;
+  /** What is wrong with the models a session asks for (none: usable); absent, every choice is accepted. */
+  modelProblems?(models: unknown): string[];
   warn(msg: string, extra: object): void;
 }
 
@@ -50,6 +52,10 @@ export async function createSession(
   idempotencyKey: string | undefined,
   present: (s: CreatedSession) => StoredResponse,
 ): Promise<Outcome> {
+  const problems = req.settings?.models === undefined ? [] : (deps.modelProblems?.(req.settings.models) ?? []);
+  if (problems.length) {
+    throw new AppError('unusable-models', `body.settings.models: ${problems.join('; ')}`, { errors: problems.map((message) => ({ field: 'body.settings.models', message })) });
+  }
   if (req.budget_usd !== undefined) {
     const minimum = estimateMinimumSessionCostUsd(req.problem.length + req.context.length, deps.prices);
     if (req.budget_usd < minimum) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { event, type EventDraft } from '../domain/events';
 import { calibratedSimilarity } from '../domain/metrics';
+import { sessionModels } from '../domain/models';
 import type { LedgerEntry, SessionRow, SessionStorePort } from '../ports/session-store';
 import type { ModelCall } from '../calls/call';
 import { anonymiseCall, lessonsExtractCall, lessonsSameCall, type LessonsExtractInput } from '../calls/memory';
@@ -44,10 +45,13 @@ function jobLlm(deps: MemoryJobDeps, session: SessionRow, key: string) {
   // A job runs again only after it died without reporting: its calls still pending were made, and are abandoned.
   const ready = deps.store.abandonPending(session.id, key);
   const frame = { problem: session.problem, context: session.context || '(none given)', caseMemory: '' };
+  // The session's own models (its `memory` role) serve its jobs too.
+  const gateway = deps.gateway.forSession(sessionModels(session.options));
   return {
     calls,
+    gateway,
     call: <I, O>(call: ModelCall<I, O>, input: I) =>
-      ready.then(() => deps.gateway.invoke(call, input, renderCall(call, input, deps.prompts, frame), {
+      ready.then(() => gateway.invoke(call, input, renderCall(call, input, deps.prompts, frame), {
         key: `${session.seed}:${key}`,
         open: (e) => deps.store.openCall(session.id, { ...e, stepKey: key }),
         record: (e) => calls.push({ ...e, stepKey: key }),
@@ -192,7 +196,7 @@ export async function extractLessons(deps: MemoryJobDeps, sessionId: string): Pr
       const id = stableId(sessionId, 'lesson', String(index));
       await deps.memory.insertLesson(
         session.tenantId,
-        { id, ...lesson, model: deps.gateway.models.fast, promptVersion: 'lessons_extract', embedding: vector!, embeddingProvider: deps.embedder.name },
+        { id, ...lesson, model: llm.gateway.chainOf(lessonsExtractCall, summary)[0]!, promptVersion: 'lessons_extract', embedding: vector!, embeddingProvider: deps.embedder.name },
         sessionId,
       );
       extracted.push({ id, lesson: lesson.lesson, type: lesson.type, confidence: lesson.confidence, outcome: 'new' });

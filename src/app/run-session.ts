@@ -8,6 +8,7 @@ import type { Embedder } from '../ports/embeddings';
 import type { MemoryPort, MemorySettings } from '../ports/memory';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
 import { checkpointSettingsSchema } from '../domain/checkpoints';
+import { sessionModels } from '../domain/models';
 import { deliberate, type Results } from './deliberate';
 import { classifyFailure } from './failure';
 import { createEngine, RefusedError } from './engine/context';
@@ -58,8 +59,10 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
   if (!taken) return 'skipped';
   const { lease, row } = taken;
   const publish = (seq: number | undefined) => (seq ? notifier.publish(sessionId, seq).catch(() => {}) : undefined);
+  // The session's own models (`settings.models`, checked at create) over the deployment's.
+  const gateway = deps.gateway.forSession(sessionModels(row.options));
   const run = new SessionRun(
-    deps,
+    { ...deps, gateway },
     sessionId,
     lease,
     row.seed,

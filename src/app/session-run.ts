@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { MalformedEventError, type Envelope, type EventDraft, type Usage } from '../domain/events';
+import { event, MalformedEventError, type Envelope, type EventDraft, type Usage } from '../domain/events';
 import { addCalls } from '../domain/usage';
 import type { Commit, LedgerEntry, SessionPatch, SessionStorePort, Tx } from '../ports/session-store';
 import type { ModelCall } from '../calls/call';
@@ -167,6 +167,8 @@ export class SessionRun {
     if (this.done.has(key)) return this.done.get(key) as T;
     this.guard(key);
     const calls: LedgerEntry[] = [];
+    // A fallback that answered is part of what the step did: its event commits with the step's.
+    const fallbacks: EventDraft[] = [];
     const scope: StepScope = {
       now: this.clock,
       pendingCostUsd: () => calls.reduce((a, c) => a + c.costUsd, 0),
@@ -178,6 +180,7 @@ export class SessionRun {
           signal: this.signal,
           open: (e) => this.deps.store.openCall(this.sessionId, { ...e, stepKey: key }),
           record: (e) => calls.push({ ...e, stepKey: key }),
+          onFallback: (notice) => fallbacks.push(event('model.fallback', notice)),
           ...(onDelta && { onDelta }),
         });
       },
@@ -193,7 +196,7 @@ export class SessionRun {
     try {
       await this.commitAndWake({
         step: { key, result },
-        events: out.events ?? [],
+        events: [...fallbacks, ...(out.events ?? [])],
         calls,
         ...(out.patch && { patch: out.patch }),
         ...(out.write && { write: out.write }),

@@ -47,6 +47,8 @@ export const boardSelectionSchema = z.object({
 export const boardSelectionCall = defineCall<BoardSelectionInput, BoardProposalAnswer>({
   purpose: 'board_selection',
   phase: 'board',
+  // Framing the deliberation, like the statement and the decomposition.
+  role: 'intake',
   tier: 'fast',
   maxTokens: 3200,
   template: 'board_selection',

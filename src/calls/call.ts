@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { personaByCode } from '../domain/personas';
+import type { Role } from '../domain/models';
 import type { Tier } from '../ports/llm';
 
 /** Ledger buckets: where a session's spend went. */
@@ -33,6 +34,10 @@ export interface ModelCall<I, O> {
   /** What the call is for; the ledger's `purpose` and the simulator's dispatch key. */
   purpose: string;
   phase: Phase;
+  /** Who speaks: the configuration names models per role (src/domain/models.ts). */
+  role: Role;
+  /** The seat (persona code) the call speaks for, where one expert speaks: a seat may have its own model. */
+  seat?: (input: I) => string;
   tier: Tier;
   /** Room for the answer; a truncated answer is retried once with twice as much. */
   maxTokens: number;

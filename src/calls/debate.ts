@@ -81,6 +81,8 @@ const expertTurnVars = (i: ExpertTurnInput) => ({
 /** An expert's opening statement (round 1: everyone speaks). Fast tier: the parallel bulk of the debate, as the spec's cost plan says. */
 export const openingStatementCall = defineCall<ExpertTurnInput, Contribution>({
   purpose: 'opening_statement',
+  role: 'experts',
+  seat: (i) => i.persona.code,
   phase: 'debate',
   tier: 'fast',
   maxTokens: 1100,
@@ -113,6 +115,7 @@ export interface FacilitatorInput {
 /** The facilitator's round: summary, key arguments, metrics the stopping rules read, who speaks next, the next question. */
 export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRound>({
   purpose: 'facilitator_round',
+  role: 'facilitator',
   phase: 'facilitation',
   tier: 'fast',
   maxTokens: 900,
@@ -145,6 +148,7 @@ export interface ModeratorInput {
 /** One moderator intervention, or the facilitator's deadlock break. */
 export const moderatorCall = defineCall<ModeratorInput, { text: string }>({
   purpose: 'moderator',
+  role: 'facilitator',
   phase: 'facilitation',
   tier: 'fast',
   maxTokens: 600,
@@ -162,6 +166,7 @@ export interface ResearchInput {
 /** The researcher: general knowledge only, labelled as such. */
 export const researchCall = defineCall<ResearchInput, { findings: string; confidence: number }>({
   purpose: 'research',
+  role: 'facilitator',
   phase: 'research',
   tier: 'fast',
   maxTokens: 600,

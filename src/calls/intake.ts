@@ -16,6 +16,7 @@ const MODE_NOTE: Record<IntakeInput['mode'], string> = {
 /** Intake: the problem statement, clarifying questions with their fallback assumptions, and the model's own safety screen. */
 export const problemStatementCall = defineCall<IntakeInput, ProblemStatement>({
   purpose: 'problem_statement',
+  role: 'intake',
   phase: 'intake',
   tier: 'smart',
   maxTokens: 1600,

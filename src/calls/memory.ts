@@ -7,6 +7,7 @@ export const anonymisedSchema = z.object({ text: z.string().min(1).max(2000) });
 
 export const anonymiseCall = defineCall<{ text: string }, z.infer<typeof anonymisedSchema>>({
   purpose: 'anonymise',
+  role: 'memory',
   phase: 'memory',
   tier: 'fast',
   maxTokens: 600,
@@ -31,6 +32,7 @@ export interface LessonsExtractInput {
 /** After a session: generalised lessons for future boards. */
 export const lessonsExtractCall = defineCall<LessonsExtractInput, ExtractedLessons>({
   purpose: 'lessons_extract',
+  role: 'memory',
   phase: 'lessons',
   tier: 'fast',
   maxTokens: 2400,
@@ -49,6 +51,7 @@ export interface LessonsSameInput {
 /** In the grey zone of similarity: are two lessons the same? */
 export const lessonsSameCall = defineCall<LessonsSameInput, SameLesson>({
   purpose: 'lessons_same',
+  role: 'memory',
   phase: 'lessons',
   tier: 'fast',
   maxTokens: 200,

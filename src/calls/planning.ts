@@ -17,6 +17,7 @@ export interface DecomposeInput {
 /** Decomposition: the model proposes up to 8 sub-problems; the engine normalises to 1-5 (grouping the rest into meta-problems, a stated rule). */
 export const decomposeCall = defineCall<DecomposeInput, Decomposition>({
   purpose: 'decompose',
+  role: 'intake',
   phase: 'decomposition',
   tier: 'smart',
   maxTokens: 4800,
@@ -35,6 +36,7 @@ export interface LessonsQueryInput {
 /** A retrieval query in the register lessons are stored in (no names, no figures). */
 export const lessonsQueryCall = defineCall<LessonsQueryInput, LessonQuery>({
   purpose: 'lessons_query',
+  role: 'intake',
   phase: 'lessons',
   tier: 'fast',
   maxTokens: 300,
@@ -55,6 +57,7 @@ export const MAX_LESSON_CANDIDATES = 8;
 /** Which candidate lessons apply here: ids from the candidates only, each at most once. */
 export const lessonsRankCall = defineCall<LessonsRankInput, LessonRanking>({
   purpose: 'lessons_rank',
+  role: 'intake',
   phase: 'lessons',
   tier: 'fast',
   maxTokens: 1000,

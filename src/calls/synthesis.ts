@@ -30,6 +30,7 @@ const tallyText = (t: Tally) =>
 /** The facilitator's synthesis of one sub-problem. */
 export const synthesisCall = defineCall<SynthesisInput, Synthesis>({
   purpose: 'synthesis',
+  role: 'synthesis',
   phase: 'synthesis',
   tier: 'smart',
   maxTokens: 2000,
@@ -99,6 +100,7 @@ const decisionBlock = (s: FinalSubProblem) =>
 /** The integrated recommendation across sub-problems. */
 export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendation>({
   purpose: 'final_recommendation',
+  role: 'synthesis',
   phase: 'recommendation',
   tier: 'smart',
   maxTokens: 2500,
@@ -139,6 +141,8 @@ export const SUMMARY_TURNS_MAX_CHARS = 6_000;
 /** After a sub-problem, each expert who spoke summarises its position for later sub-problems (and, anonymised, later sessions). */
 export const expertSummaryCall = defineCall<ExpertSummaryInput, ExpertSummary>({
   purpose: 'expert_summary',
+  role: 'experts',
+  seat: (i) => i.persona.code,
   phase: 'expert_memory',
   tier: 'fast',
   maxTokens: 500,

@@ -17,6 +17,7 @@ export interface OptionsInput {
  */
 export const optionsCall = defineCall<OptionsInput, OptionsOutput>({
   purpose: 'options',
+  role: 'synthesis',
   phase: 'voting',
   tier: 'smart',
   maxTokens: 3200,
@@ -51,6 +52,8 @@ export interface VoteInput {
  */
 export const voteCall = defineCall<VoteInput, VoteOutput>({
   purpose: 'vote',
+  role: 'experts',
+  seat: (i) => i.persona.code,
   phase: 'voting',
   tier: 'fast',
   maxTokens: 600,
@@ -84,6 +87,8 @@ export interface CalibrationInput {
  */
 export const calibrationCall = defineCall<CalibrationInput, z.infer<typeof calibrationSchema>>({
   purpose: 'calibration',
+  role: 'experts',
+  seat: (i) => i.persona.code,
   phase: 'voting',
   tier: 'fast',
   maxTokens: 300,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelsSchema, parseModelRef, refsOf, type ModelRouting } from '../domain/models';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
 
 /** Price of one million tokens, in USD, per model id. */
@@ -60,14 +61,48 @@ const envSchema = z
         }
         return list;
       }),
-    /** Empty means: anthropic when a key is set, simulated otherwise. */
-    LLM_PROVIDER: z.enum(['simulated', 'anthropic']).optional(),
+    /** Empty means: anthropic when its key is set, simulated otherwise (openai is always chosen explicitly). */
+    LLM_PROVIDER: z.enum(['simulated', 'anthropic', 'openai']).optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: z.url().optional(),
     ANTHROPIC_MAX_RETRIES: int(3),
     ANTHROPIC_TIMEOUT_MS: int(120_000, 1),
+    /**
+     * OpenAI or any OpenAI-compatible server (Ollama, vLLM, LM Studio,
+     * OpenRouter): its /v1 base URL, e.g. http://127.0.0.1:11434/v1. Local
+     * servers take any key; unset with a base URL sends a placeholder.
+     */
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_BASE_URL: z.url().optional(),
+    OPENAI_MAX_RETRIES: int(3),
+    OPENAI_TIMEOUT_MS: int(120_000, 1),
+    /** How JSON answers are asked for: a forced function call, a response_format schema, or JSON mode (see the README). */
+    OPENAI_STRUCTURED: z.enum(['tools', 'json_schema', 'json_object']).default('tools'),
+    /** The request field carrying the answer's room: OpenAI's current one, or the older one some local servers honour. */
+    OPENAI_MAX_TOKENS_FIELD: z.enum(['max_completion_tokens', 'max_tokens']).default('max_completion_tokens'),
+    /** The model of each tier, for every call MODELS does not name: a bare id on LLM_PROVIDER, or `provider:model`. */
     MODEL_FAST: z.string().min(1).default('claude-haiku-5-5'),
     MODEL_SMART: z.string().min(1).default('claude-sonnet-5-5'),
+    /**
+     * JSON: models per role (`intake`, `experts`, `facilitator`, `synthesis`,
+     * `memory`, `default`) and per seat (`personas`: persona code → model), each
+     * a model, an ordered fallback list, or {fast, smart}; see src/domain/models.ts.
+     */
+    MODELS: z
+      .string()
+      .optional()
+      .transform((raw, ctx): ModelRouting | undefined => {
+        if (!raw) return undefined;
+        try {
+          return modelsSchema.parse(JSON.parse(raw));
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: `must be a JSON object of role/persona → model(s): ${(e as Error).message}` });
+          return z.NEVER;
+        }
+      }),
+    /** A model of a fallback chain that failed this many times in a row is skipped for MODEL_CIRCUIT_RESET_MS. */
+    MODEL_CIRCUIT_FAILURES: int(3, 1),
+    MODEL_CIRCUIT_RESET_MS: int(30_000, 100),
     /** JSON object: model id → { input, output, cacheRead, cacheWrite } USD per MTok. */
     PRICE_TABLE: z
       .string()
@@ -172,6 +207,9 @@ const envSchema = z
     if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['ANTHROPIC_API_KEY'], message: 'is required when LLM_PROVIDER=anthropic' });
     }
+    if (env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when LLM_PROVIDER=openai talks to api.openai.com (set OPENAI_BASE_URL for a local server)' });
+    }
     if (env.EMBEDDINGS_PROVIDER === 'http' && !env.EMBEDDINGS_URL) {
       ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_URL'], message: 'is required when EMBEDDINGS_PROVIDER=http' });
     }
@@ -182,10 +220,13 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['CONNECTION_TIMEOUT_MS'], message: `must be 0 or more than SSE_HEARTBEAT_MS (${env.SSE_HEARTBEAT_MS}), or idle streams are cut` });
     }
     for (const key of ['MODEL_FAST', 'MODEL_SMART'] as const) {
-      if (!env.PRICE_TABLE[env[key]]) {
+      const { provider = env.LLM_PROVIDER, model } = parseModelRef(env[key]);
+      if (!availableProviders(env).has(provider)) ctx.addIssue({ code: 'custom', path: [key], message: `the ${provider} provider is not configured` });
+      else if (!priceFor(env.PRICE_TABLE, provider, model)) {
         ctx.addIssue({ code: 'custom', path: ['PRICE_TABLE'], message: `has no price for ${key}=${env[key]}` });
       }
     }
+    for (const problem of routingProblems(env, env.MODELS)) ctx.addIssue({ code: 'custom', path: ['MODELS'], message: problem });
   });
 
 export type Config = z.infer<typeof envSchema>;
@@ -206,12 +247,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   return parsed.data;
 }
 
+/** A model's price: listed under `provider:model` (where providers share an id) or under the id alone. */
+export function priceFor(table: Record<string, Price>, provider: string, model: string): Price | undefined {
+  return table[`${provider}:${model}`] ?? table[model];
+}
+
+/** What checking model references needs from the configuration. */
+type ProviderEnv = Pick<Config, 'LLM_PROVIDER' | 'ANTHROPIC_API_KEY' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'PRICE_TABLE'>;
+
+/** The providers this deployment can reach: the ones with credentials (or a local base URL), and the simulated board. */
+export function availableProviders(env: ProviderEnv): Set<string> {
+  const out = new Set<string>(['simulated', env.LLM_PROVIDER]);
+  if (env.ANTHROPIC_API_KEY) out.add('anthropic');
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) out.add('openai');
+  return out;
+}
+
+/** Why a model reference cannot be used here (its provider is not configured, or it has no price); empty when it can. */
+export function refProblems(env: ProviderEnv, ref: string): string[] {
+  const parsed = parseModelRef(ref);
+  const provider = parsed.provider ?? env.LLM_PROVIDER;
+  if (!availableProviders(env).has(provider)) return [`${ref}: the ${provider} provider is not configured`];
+  // Unpriced models would make budgets and cost figures lie. A seat named `simulated:` is free; a bare id on a
+  // simulated deployment is priced as the real model it stands for, as the tier models always were.
+  if (parsed.provider !== 'simulated' && !priceFor(env.PRICE_TABLE, provider, parsed.model)) return [`has no price for ${ref}; add it to PRICE_TABLE`];
+  return [];
+}
+
+/** Every problem with the models a routing names (checked for MODELS at start and for a session's own at create). */
+export function routingProblems(env: ProviderEnv, routing: ModelRouting | undefined): string[] {
+  return refsOf(routing).flatMap((ref) => refProblems(env, ref));
+}
+
 export type TierPrices = Record<'smart' | 'fast', { input: number; output: number }>;
 
 /** Input/output list prices of the models behind each tier (zero for an unpriced model). */
-export function tierPricesOf(models: Record<'smart' | 'fast', string>, table: Record<string, Price>): TierPrices {
-  const of = (model: string) => ({ input: table[model]?.input ?? 0, output: table[model]?.output ?? 0 });
+export function tierPricesOf(models: Record<'smart' | 'fast', string>, table: Record<string, Price>, defaultProvider = ''): TierPrices {
+  const of = (ref: string) => {
+    const { provider = defaultProvider, model } = parseModelRef(ref);
+    const p = priceFor(table, provider, model);
+    return { input: p?.input ?? 0, output: p?.output ?? 0 };
+  };
   return { smart: of(models.smart), fast: of(models.fast) };
 }
 
-export const tierPrices = (c: Config): TierPrices => tierPricesOf({ smart: c.MODEL_SMART, fast: c.MODEL_FAST }, c.PRICE_TABLE);
+export const tierPrices = (c: Config): TierPrices => tierPricesOf({ smart: c.MODEL_SMART, fast: c.MODEL_FAST }, c.PRICE_TABLE, c.LLM_PROVIDER);

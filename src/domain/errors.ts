@@ -17,6 +17,8 @@ export type AppErrorCode =
   | 'too-many-sessions'
   /** The budget cannot cover even the cheapest session. */
   | 'budget-too-small'
+  /** The session names models this deployment cannot reach or price. */
+  | 'unusable-models'
   /** The session has already ended (cancelling it again). */
   | 'already-ended'
   /** The checkpoint is not the one the session waits on (answered, expired, ended). */

@@ -281,6 +281,17 @@ export const eventDataSchemas = {
       .optional()
       .describe('Questions only the person can answer, left open: the recommendation depends on them'),
   }),
+  'model.fallback': z
+    .object({
+      purpose: z.string().describe('The call (src/calls) that moved on'),
+      role: z.string().nullable().describe('intake, experts, facilitator, synthesis or memory'),
+      seat: z.string().nullable().describe("The persona's code, for a call one expert makes"),
+      from: z.string().describe('The model that did not answer (provider:model, or a bare id on the session\'s provider)'),
+      to: z.string().describe('The next model of the chain, which was asked instead'),
+      reason: z.string().describe('The failure that moved the call on (overloaded, server, network, rate_limited), or circuit_open when the model was skipped after repeated failures'),
+      detail: z.string(),
+    })
+    .describe('A later model of a fallback chain was asked because an earlier one was down; the ledger has a row per model tried'),
   'usage.updated': usage,
   'session.completed': z.object({ usage }),
   'session.failed': z.object({

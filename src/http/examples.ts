@@ -31,6 +31,19 @@ export const snapshotExample = {
   "simulated": true,
   "mode": "auto",
   "settings": {},
+  "models": {
+    "roles": {
+      "intake": { "fast": ["claude-haiku-5-5"], "smart": ["claude-sonnet-5-5"] },
+      "experts": { "fast": ["claude-haiku-5-5", "openai:gpt-4.1-mini"], "smart": ["claude-sonnet-5-5"] },
+      "facilitator": { "fast": ["claude-haiku-5-5"], "smart": ["claude-sonnet-5-5"] },
+      "synthesis": { "fast": ["claude-haiku-5-5"], "smart": ["claude-sonnet-5-5"] },
+      "memory": { "fast": ["claude-haiku-5-5"], "smart": ["claude-sonnet-5-5"] }
+    },
+    "seats": {
+      "financial_analyst": { "fast": ["openai:gpt-4.1-mini"], "smart": ["openai:gpt-4.1-mini"] },
+      "growth_strategist": { "fast": ["claude-haiku-5-5", "openai:gpt-4.1-mini"], "smart": ["claude-sonnet-5-5"] }
+    }
+  },
   "context": "$12K MRR, 100 customers, churn 3%/month.",
   "progress": {
     "phase": "debate",

@@ -37,6 +37,7 @@ export const PROBLEMS = {
   'validation-error': { status: 400, title: 'Invalid request' },
   'too-many-sessions': { status: 429, title: 'Too many active sessions', retryAfterS: SESSION_CAP_RETRY_AFTER_S },
   'budget-too-small': { status: 422, title: 'Budget too small' },
+  'unusable-models': { status: 422, title: 'Unusable models' },
   'already-ended': { status: 409, title: 'Session already ended' },
   'checkpoint-not-pending': { status: 409, title: 'Checkpoint not pending' },
   'checkpoint-expired': { status: 409, title: 'Checkpoint expired' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { usageSchema } from '../domain/events';
+import { modelsSchema } from '../domain/models';
 import { engineSettingsSchema } from '../domain/settings';
 import { CHECKPOINT_ACTIONS, CHECKPOINT_KINDS, checkpointSettingsSchema } from '../domain/checkpoints';
 
@@ -50,9 +51,14 @@ export const createSessionBody = (maxChars: number) =>
       .describe('Per-session memory switches (both on by default)'),
     settings: engineSettingsSchema
       .partial()
+      .extend({
+        models: modelsSchema
+          .optional()
+          .describe("This session's models per role and seat, over the deployment's MODELS: e.g. {\"experts\": \"anthropic:claude-haiku-5-5\", \"personas\": {\"financial_analyst\": \"openai:gpt-4.1-mini\"}}; each model must be priced and its provider configured (422 otherwise)"),
+      })
       .strict()
       .optional()
-      .describe('Deliberation settings for this session (round caps, thresholds, panel sizes), merged over the deployment\'s'),
+      .describe('Deliberation settings for this session (round caps, thresholds, panel sizes, models), merged over the deployment\'s'),
   }).superRefine((b, ctx) => {
     if (b.checkpoints && b.mode !== 'interactive') {
       ctx.addIssue({ code: 'custom', path: ['checkpoints'], message: 'only applies with mode "interactive"' });
@@ -76,6 +82,12 @@ export const snapshotSchema = z
     simulated: z.boolean(),
     mode: z.string(),
     settings: z.record(z.string(), z.unknown()).describe("The session's own deliberation settings, as given at create (merged over the deployment's when it runs)"),
+    models: z
+      .object({
+        roles: z.record(z.string(), z.object({ fast: z.array(z.string()), smart: z.array(z.string()) })).describe('Per role (intake, experts, facilitator, synthesis, memory) and tier: the models that answer, first choice first, later ones when it is down'),
+        seats: z.record(z.string(), z.object({ fast: z.array(z.string()), smart: z.array(z.string()) })).describe("Per seat on the board (once assembled): the models that answer for that expert"),
+      })
+      .describe('Which model speaks for each role and seat (provider:model, or a bare id on the session\'s provider); a `model.fallback` event says when a later one answered'),
     problem: z.string(),
     context: z.string(),
     progress: z.record(z.string(), z.unknown()),

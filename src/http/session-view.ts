@@ -1,6 +1,8 @@
 import type { Usage } from '../domain/events';
 import type { SessionRow } from '../db/session-store';
 import type { PendingCheckpoint } from '../domain/checkpoints';
+import { modelPlan, sessionModels, type ModelRouting } from '../domain/models';
+import type { Tier } from '../ports/llm';
 
 export const linksFor = (id: string) => ({
   self: `/v1/sessions/${id}`,
@@ -58,14 +60,28 @@ function progressOf(stored: Record<string, unknown>, status: string) {
   };
 }
 
+/** The deployment's models, which a session's own are layered over. */
+export interface DeploymentModels {
+  routing: ModelRouting | undefined;
+  tiers: Record<Tier, string>;
+}
+
+
+/** Which models answer each role and each seat of the board, once the board is known. */
+function modelsView(row: SessionRow, deployment: DeploymentModels) {
+  const board = ((row.results as { board?: { code: string }[] } | null)?.board ?? []).map((m) => m.code);
+  return modelPlan([sessionModels(row.options), deployment.routing], deployment.tiers, board);
+}
+
 /** The snapshot a client polls: state, progress, spend so far and whatever results exist yet. */
-export function snapshotView(row: SessionRow, usage: Usage) {
+export function snapshotView(row: SessionRow, usage: Usage, deployment: DeploymentModels) {
   const options = row.options as { mode?: string; settings?: Record<string, unknown> };
   return {
     ...summaryView(row),
     simulated: row.provider === 'simulated',
     mode: options.mode ?? 'auto',
     settings: options.settings ?? {},
+    models: modelsView(row, deployment),
     context: row.context,
     progress: progressView(row.progress as Record<string, unknown>, row.status),
     usage,

@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { tierPricesOf, type Price, type TierPrices } from '../config/config';
+import { priceFor, tierPricesOf, type Price, type TierPrices } from '../config/config';
 import type { LedgerEntry } from '../db/session-store';
-import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse, type LlmUsage, type Tier } from '../ports/llm';
+import type { ModelRouting, Role } from '../domain/models';
+import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse, type LlmUsage, type ProviderName, type Tier } from '../ports/llm';
 import type { ModelCall } from '../calls/call';
 import type { RenderedPrompt } from './prompts';
+import { ModelRouter, type BreakerOptions, type FallbackNotice, type Target } from './router';
 
 export interface CallSpec<T> {
   tier: Tier;
+  /** Who speaks, and for which seat: with the tier they pick the model chain (src/domain/models.ts). */
+  role?: Role;
+  seat?: string;
   /** Cost bucket in the ledger (intake, decomposition, debate, voting, synthesis, …). */
   phase: string;
   purpose: string;
@@ -35,6 +40,8 @@ export interface CallContext {
   /** Receives one ledger entry per raw model call, failed ones included. */
   record(entry: LedgerEntry): void;
   onDelta?: (delta: string) => void;
+  /** Told when a later model of the chain answers because an earlier one was down. */
+  onFallback?: (notice: FallbackNotice) => void;
 }
 
 export interface CallResult<T> {
@@ -43,8 +50,16 @@ export interface CallResult<T> {
 }
 
 export interface GatewayOptions {
+  /** The model of each tier (a bare id on the default provider, or `provider:model`): what answers when no routing names a call. */
   models: Record<Tier, string>;
+  /** USD per MTok by model id, or by `provider:model` where two providers share an id. */
   prices: Record<string, Price>;
+  /** The deployment's models per role and seat (MODELS); a session's own override is layered over it. */
+  routing?: ModelRouting;
+  /** Adapters for model references that name a provider other than the default one. */
+  providers?: Partial<Record<ProviderName, LlmProvider>>;
+  /** When a model of a fallback chain is skipped for a while. */
+  breaker?: BreakerOptions;
   /** Ceiling for the room a truncated answer is retried with. */
   maxTokensCeiling?: number;
 }
@@ -76,10 +91,31 @@ export function extractJson(text: string): unknown {
  * once with more room, and prices and records every raw call.
  */
 export class LlmGateway {
+  private readonly router: ModelRouter;
+
   constructor(
     readonly provider: LlmProvider,
     private readonly opts: GatewayOptions,
-  ) {}
+    /** A session's own models (`settings.models`), over the deployment's. */
+    private readonly session?: ModelRouting,
+    router?: ModelRouter,
+  ) {
+    this.router = router ?? new ModelRouter(provider, opts.providers ?? {}, opts.models, opts.breaker ?? { consecutiveFailures: 3, halfOpenAfterMs: 30_000 });
+  }
+
+  /** The gateway a session runs on: its override layered over the deployment's, circuit breakers shared. */
+  forSession(models: ModelRouting | undefined): LlmGateway {
+    return models ? new LlmGateway(this.provider, this.opts, models, this.router) : this;
+  }
+
+  /** The model chain a call would go to, first choice first, as configured (`provider:model` or a bare id). */
+  chainOf<I>(call: ModelCall<I, unknown>, input: I): string[] {
+    return this.route({ tier: call.tier, role: call.role, ...(call.seat && { seat: call.seat(input) }) }).map((t) => t.ref);
+  }
+
+  private route(spec: { tier: Tier; role?: Role; seat?: string }): Target[] {
+    return this.router.targets([this.session, this.opts.routing], spec);
+  }
 
   get models(): Record<Tier, string> {
     return this.opts.models;
@@ -87,21 +123,32 @@ export class LlmGateway {
 
   /** List prices of the models behind each tier (zero for an unpriced model). */
   tierPrices(): TierPrices {
-    return tierPricesOf(this.opts.models, this.opts.prices);
+    return tierPricesOf(this.opts.models, this.opts.prices, this.provider.name);
   }
 
   /** Runs a call from the catalogue: its tier, room, phase and output contract come from the declaration. */
   invoke<I, O>(call: ModelCall<I, O>, input: I, prompt: RenderedPrompt, ctx: CallContext): Promise<O> {
-    const spec = { tier: call.tier, phase: call.phase, purpose: call.purpose, prompt, maxTokens: call.maxTokens, schema: call.output(input), input, estimatedOutputTokens: call.estimate.output };
+    const spec = {
+      tier: call.tier,
+      role: call.role,
+      ...(call.seat && { seat: call.seat(input) }),
+      phase: call.phase,
+      purpose: call.purpose,
+      prompt,
+      maxTokens: call.maxTokens,
+      schema: call.output(input),
+      input,
+      estimatedOutputTokens: call.estimate.output,
+    };
     return this.call(spec, ctx).then(
       (r) => r.output,
     );
   }
 
   async call<T = string>(spec: CallSpec<T>, ctx: CallContext): Promise<CallResult<T>> {
-    const model = this.opts.models[spec.tier];
+    const chain = this.route(spec);
     const base: LlmRequest = {
-      model,
+      model: chain[0]!.model,
       system: spec.prompt.system,
       cacheablePrefix: spec.prompt.system.length,
       messages: [{ role: 'user', content: spec.prompt.user }],
@@ -122,7 +169,7 @@ export class LlmGateway {
     let widened = false;
     for (;;) {
       attempt += 1;
-      const res = await this.raw(spec, ctx, { ...req, key: `${ctx.key}#${attempt}` }, attempt);
+      const res = await this.routed(spec, ctx, chain, { ...req, key: `${ctx.key}#${attempt}` }, attempt);
       if (res.stopReason === 'refusal') {
         throw new LlmError('refused', `the model refused the ${spec.purpose} request`, false);
       }
@@ -156,12 +203,22 @@ export class LlmGateway {
     }
   }
 
-  private async raw<T>(spec: CallSpec<T>, ctx: CallContext, req: LlmRequest, attempt: number): Promise<LlmResponse> {
+  /** One attempt, answered by the first model of the chain that is up. */
+  private routed<T>(spec: CallSpec<T>, ctx: CallContext, chain: Target[], req: LlmRequest, attempt: number): Promise<LlmResponse> {
+    return this.router.walk(
+      chain,
+      (t) => this.raw(spec, ctx, t.provider, { ...req, model: t.model }, attempt),
+      (from, to, reason, detail) =>
+        ctx.onFallback?.({ purpose: spec.purpose, role: spec.role ?? null, seat: spec.seat ?? null, from: from.ref, to: to.ref, reason, detail }),
+    );
+  }
+
+  private async raw<T>(spec: CallSpec<T>, ctx: CallContext, provider: LlmProvider, req: LlmRequest, attempt: number): Promise<LlmResponse> {
     const started = performance.now();
     const prefix = req.system.slice(0, req.cacheablePrefix).join('\n');
     const entry = (usage: LlmUsage, outcome: string, model = req.model): LedgerEntry => ({
       stepKey: ctx.key,
-      provider: this.provider.name,
+      provider: provider.name,
       model,
       phase: spec.phase,
       purpose: spec.purpose,
@@ -172,7 +229,7 @@ export class LlmGateway {
       cacheWriteTokens: usage.cacheWriteTokens,
       prefixTokens: Math.ceil(prefix.length / 4),
       prefixHash: createHash('sha1').update(prefix).digest('hex').slice(0, 16),
-      costUsd: costOf(this.opts.prices[model], usage),
+      costUsd: costOf(priceFor(this.opts.prices, provider.name, model), usage),
       latencyMs: Math.round(performance.now() - started),
       attempt,
       outcome,
@@ -183,7 +240,7 @@ export class LlmGateway {
     const id = ctx.open ? await ctx.open(entry(estimated, 'pending')) : undefined;
     const settled = (e: LedgerEntry): LedgerEntry => (id === undefined ? e : { ...e, id });
     try {
-      const res = await this.provider.generate(req);
+      const res = await provider.generate(req);
       const outcome = res.stopReason === 'max_tokens' ? 'truncated' : res.stopReason === 'refusal' ? 'refused' : 'ok';
       ctx.record(settled(entry(res.usage, outcome, res.model)));
       return res;

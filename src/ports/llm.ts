@@ -63,8 +63,11 @@ export interface LlmResponse {
   attempts: number;
 }
 
+/** The adapters a model reference may name (`openai:gpt-…`); `fake` is the test double's. */
+export type ProviderName = 'anthropic' | 'openai' | 'simulated' | 'fake';
+
 export interface LlmProvider {
-  readonly name: 'anthropic' | 'simulated' | 'fake';
+  readonly name: ProviderName;
   generate(req: LlmRequest): Promise<LlmResponse>;
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../src/llm/anthropic/anthropic-provider';
-import { LlmError, type LlmProvider, type LlmRequest } from '../../src/ports/llm';
+import type { LlmProvider, LlmRequest } from '../../src/ports/llm';
+import { portRequest, rejection } from '../support/llm-request';
 import { errorBody, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
 
 // `retry-after: 0` alone makes the SDK fall back to its ~0.5s default backoff; `retry-after-ms` keeps tests fast.
@@ -8,27 +9,7 @@ const FAST_RETRY = { 'retry-after': '0', 'retry-after-ms': '1' };
 
 const MODEL = 'claude-test-model';
 
-function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-  return {
-    model: MODEL,
-    system: ['stable rules', 'stable persona', 'volatile context'],
-    cacheablePrefix: 2,
-    messages: [{ role: 'user', content: 'Should I take the job?' }],
-    maxTokens: 512,
-    key: 'step-1:attempt-1',
-    purpose: 'test',
-    ...overrides,
-  };
-}
-
-async function rejection(p: Promise<unknown>): Promise<LlmError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(LlmError);
-  return err as LlmError;
-}
+const request = (overrides: Partial<LlmRequest> = {}): LlmRequest => portRequest(MODEL, overrides);
 
 describe('anthropic provider (real SDK against a fake Anthropic server)', () => {
   let fake: FakeAnthropic;

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { SessionStore } from '../../src/db/session-store';
-import { simulate } from '../../src/llm/simulated/simulated-provider';
 import { testDatabaseUrl } from '../support/env';
+import { simulatedAnthropicResponder } from '../support/fake-answers';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
 import { assertGapless, readStream } from '../support/sse-client';
-import { createSession, snapshot, startStack, waitFor, type Stack } from '../support/stack';
+import { memoryJobsDone } from '../support/memory-jobs';
+import { createSession, snapshot, startStack, type Stack } from '../support/stack';
 
 /**
  * A whole session through the real @anthropic-ai/sdk, against a local fake
@@ -16,12 +17,7 @@ let fake: FakeAnthropic;
 let stack: Stack;
 let database: Database;
 beforeAll(async () => {
-  fake = await startFakeAnthropic((body) => {
-    const tool = body.tools?.[0];
-    if (!tool) return { text: 'plain answer' };
-    const text = simulate({ key: JSON.stringify(body.messages), purpose: tool.name, json: { name: tool.name, description: '', schema: tool.input_schema } });
-    return { toolInput: JSON.parse(text) as Record<string, unknown>, toolName: tool.name, usage: { input_tokens: 900, output_tokens: 200, cache_read_input_tokens: 600 } };
-  });
+  fake = await startFakeAnthropic(simulatedAnthropicResponder);
   stack = await startStack({
     LLM_PROVIDER: 'anthropic',
     ANTHROPIC_API_KEY: 'sk-ant-test',
@@ -49,14 +45,7 @@ describe('a session on the anthropic provider (real SDK, fake server)', () => {
     expect(got.envelopes.at(-1)!.type).toBe('session.completed');
 
     // Let the memory jobs that follow the session finish, so the snapshot and the ledger agree.
-    await waitFor(
-      async () => {
-        const types = (await new SessionStore(database).events(id, 0, 10_000)).map((e) => e.type);
-        return types.includes('lessons.extracted') && types.includes('memory.contributed');
-      },
-      30_000,
-      'the memory jobs',
-    );
+    await memoryJobsDone(database, id);
     const s = await snapshot(stack.url, id);
     expect(s.provider).toBe('anthropic');
     expect(s.simulated).toBe(false);

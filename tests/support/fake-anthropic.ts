@@ -3,8 +3,10 @@
  * on the wire (JSON bodies, SSE events, error envelopes, retry headers) that the
  * real SDK runs against it unmodified.
  */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { chunk, nextId, sendJson, splitWords, startFakeServer, type FakeServer, type ReplyControl, type RecordedRequest } from './fake-server';
+
+export { splitWords };
 
 export interface FakeUsage {
   input_tokens: number;
@@ -13,10 +15,7 @@ export interface FakeUsage {
   cache_read_input_tokens: number;
 }
 
-interface ReplyTiming {
-  /** Wait this long before answering (to exercise aborts and timeouts). */
-  delayMs?: number;
-}
+type ReplyTiming = ReplyControl;
 export type FakeTextReply = ReplyTiming & { text: string; stopReason?: string; usage?: Partial<FakeUsage> };
 export type FakeToolReply = ReplyTiming & {
   toolInput: Record<string, unknown>;
@@ -45,19 +44,8 @@ export interface FakeRequestBody {
   [k: string]: unknown;
 }
 
-export interface FakeRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: FakeRequestBody;
-}
-
-export interface FakeAnthropic {
-  url: string;
-  requests: FakeRequest[];
-  enqueue(...replies: FakeReply[]): void;
-  close(): Promise<void>;
-}
+export type FakeRequest = RecordedRequest<FakeRequestBody>;
+export type FakeAnthropic = FakeServer<FakeRequestBody, FakeReply>;
 
 const DEFAULT_REPLY: FakeTextReply = { text: 'ok' };
 
@@ -77,63 +65,18 @@ export function errorBody(status: number, message = `fake error ${status}`, type
   return { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? 'api_error', message } };
 }
 
-let seq = 0;
-
 /** Answers a request when nothing is enqueued; the default is a fixed text reply. */
 export type Responder = (body: FakeRequestBody) => FakeReply;
 
-export async function startFakeAnthropic(responder: Responder = () => DEFAULT_REPLY): Promise<FakeAnthropic> {
-  const queue: FakeReply[] = [];
-  const requests: FakeRequest[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const body = (raw ? JSON.parse(raw) : {}) as FakeRequestBody;
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-        sendJson(res, 404, errorBody(404, `no route ${req.method} ${req.url}`), {});
-        return;
-      }
-      const reply = queue.shift() ?? responder(body);
-      const answer = (): void => {
-        if (!res.destroyed) respond(res, body, reply);
-      };
-      if (reply.delayMs) {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          answer();
-        }, reply.delayMs);
-        timers.add(t);
-        // Client gave up (abort): drop the pending answer.
-        res.on('close', () => {
-          clearTimeout(t);
-          timers.delete(t);
-        });
-      } else {
-        answer();
-      }
-    });
-  });
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    enqueue: (...replies) => void queue.push(...replies),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+export function startFakeAnthropic(responder: Responder = () => DEFAULT_REPLY): Promise<FakeAnthropic> {
+  return startFakeServer<FakeRequestBody, FakeReply>(
+    {
+      route: (method, path) => method === 'POST' && path.startsWith('/v1/messages'),
+      notFound: (res, method, path) => sendJson(res, 404, errorBody(404, `no route ${method} ${path}`), {}),
+      respond,
+    },
+    responder,
+  );
 }
 
 function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): void {
@@ -141,7 +84,8 @@ function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): v
     sendJson(res, reply.status, reply.body ?? errorBody(reply.status), reply.headers ?? {});
     return;
   }
-  const id = `msg_fake_${++seq}`;
+  const n = nextId();
+  const id = `msg_fake_${n}`;
   const model = req.model ?? 'claude-fake';
   const usage: FakeUsage = {
     input_tokens: 10,
@@ -154,7 +98,7 @@ function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): v
   const toolName = isTool ? (reply.toolName ?? req.tool_choice?.name ?? req.tools?.[0]?.name ?? 'tool') : '';
   const stopReason = reply.stopReason ?? (isTool ? 'tool_use' : 'end_turn');
   const block = isTool
-    ? { type: 'tool_use', id: `toolu_fake_${seq}`, name: toolName, input: reply.toolInput }
+    ? { type: 'tool_use', id: `toolu_fake_${n}`, name: toolName, input: reply.toolInput }
     : { type: 'text', text: reply.text, citations: null };
 
   if (!req.stream) {
@@ -198,7 +142,7 @@ function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): v
     send('content_block_start', {
       type: 'content_block_start',
       index: 0,
-      content_block: { type: 'tool_use', id: `toolu_fake_${seq}`, name: toolName, input: {} },
+      content_block: { type: 'tool_use', id: `toolu_fake_${n}`, name: toolName, input: {} },
     });
     for (const part of chunk(JSON.stringify(reply.toolInput), 8)) {
       send('content_block_delta', {
@@ -231,21 +175,4 @@ function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): v
   });
   send('message_stop', { type: 'message_stop' });
   res.end();
-}
-
-function sendJson(res: ServerResponse, status: number, body: object, headers: Record<string, string>): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_fake_${++seq}`, ...headers });
-  res.end(payload);
-}
-
-/** Word-sized deltas ("Hello ", "world"), so tests can predict them. */
-export function splitWords(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [];
-}
-
-function chunk(s: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
-  return out;
 }

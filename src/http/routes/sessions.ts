@@ -5,7 +5,7 @@ import { isAppError } from '../../domain/errors';
 import { cancelSession, type CancelSessionDeps } from '../../app/cancel-session';
 import { createSession, type CreatedSession, type CreateSessionDeps } from '../../app/create-session';
 import { transcriptEntries, transcriptMarkdown } from '../../domain/transcript';
-import { tierPrices } from '../../config/config';
+import { routingProblems, tierPrices } from '../../config/config';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, replyWith } from '../idempotency';
 import { fieldProblem, notFound, problemSchema } from '../problem';
 import { cancelledExample, createdExample, createSessionExample, eventsPageExample, listExample, snapshotExample } from '../examples';
@@ -39,6 +39,8 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     providerName: deps.providerName,
     activeCap: config.MAX_ACTIVE_SESSIONS_PER_TENANT,
     prices: tierPrices(config),
+    // A session may pick its models, but only among those this deployment can reach and price.
+    modelProblems: (models) => routingProblems(config, models as never),
     warn,
   };
   const cancelling: CancelSessionDeps = { sessions: store, broadcastCancel: deps.cancel, warn };
@@ -68,7 +70,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
       400: { description: 'Invalid request; `errors` names each invalid field (`body.*`, `headers.idempotency-key`)', schema: problemSchema },
       409: { description: 'A request with the same Idempotency-Key is still in progress; retry after `Retry-After`', schema: problemSchema },
       413: { description: 'Body larger than the configured limit', schema: problemSchema },
-      422: { description: '`budget_usd` cannot cover even the cheapest session, or the Idempotency-Key was used with a different body', schema: problemSchema },
+      422: { description: '`budget_usd` cannot cover even the cheapest session, `settings.models` names a model this deployment cannot reach or price, or the Idempotency-Key was used with a different body', schema: problemSchema },
       415: { description: 'Body is not JSON', schema: problemSchema },
       429: {
         description: 'Rate limited, or the tenant already has its cap of active sessions (`MAX_ACTIVE_SESSIONS_PER_TENANT`)',
@@ -109,7 +111,7 @@ export function sessionRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
     handler: async ({ params, tenant }) => {
       const row = await store.get(params.id, tenant);
       if (!row) throw notFound(`session ${params.id}`);
-      return snapshotView(row, await store.usage(row.id));
+      return snapshotView(row, await store.usage(row.id), { routing: config.MODELS, tiers: { fast: config.MODEL_FAST, smart: config.MODEL_SMART } });
     },
   });
 

@@ -22,6 +22,7 @@ import {
   type LlmResponse,
   type StopReason,
 } from '../../ports/llm';
+import { guardedFetch, kindOfStatus } from '../transport';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -30,48 +31,7 @@ export interface AnthropicProviderOptions {
   timeoutMs: number;
 }
 
-type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
 const STOP_REASONS = new Set<string>(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'refusal']);
-
-/** True when an error body says the account is out of money/quota: waiting won't help, so never retry. */
-export function isSpendLimitBody(body: unknown): boolean {
-  const err = (body as { error?: { type?: unknown; message?: unknown; details?: { error_code?: unknown } } } | null)
-    ?.error;
-  if (!err) return false;
-  if (err.type === 'billing_error') return true;
-  const code = err.details?.error_code;
-  if (typeof code === 'string' && /spend_limit|billing/i.test(code)) return true;
-  return typeof err.message === 'string' && /spend|credit|billing|usage limit/i.test(err.message);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Wraps fetch to count transport attempts and to mark spend-limit 429s with
- * `x-should-retry: false`, which the SDK's shouldRetry obeys before its
- * status-based rules.
- */
-function guardedFetch(base: FetchFn, onAttempt: () => void): FetchFn {
-  return async (input, init) => {
-    onAttempt();
-    const res = await base(input, init);
-    if (res.status !== 429) return res;
-    const text = await res.text();
-    const headers = new Headers(res.headers);
-    // The body is already decoded; stale framing headers would lie about it.
-    headers.delete('content-encoding');
-    headers.delete('content-length');
-    if (isSpendLimitBody(parseJson(text))) headers.set('x-should-retry', 'false');
-    return new Response(text, { status: res.status, statusText: res.statusText, headers });
-  };
-}
 
 function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
   const system: TextBlockParam[] = req.system.map((text, i) =>
@@ -147,12 +107,8 @@ export function toLlmError(err: unknown, signal?: AbortSignal): LlmError {
       if (err.type === 'invalid_request_error') return make('bad_request', false);
       return make('server', true);
     }
-    if (status === 429) return isSpendLimitBody(err.error) ? make('spend_limit', false) : make('rate_limited', true);
-    if (status === 402) return make('spend_limit', false);
-    if (status === 529) return make('overloaded', true);
-    if (status >= 500 || status === 408 || status === 409) return make('server', true);
-    if (status === 401 || status === 403) return make('auth', false);
-    return make('bad_request', false);
+    const { kind, retryable } = kindOfStatus(status, err.error);
+    return make(kind, retryable);
   }
   if (err instanceof AnthropicError) {
     // SDK-level failures without a status, e.g. a stream that ended before message_stop.

@@ -1,0 +1,66 @@
+/**
+ * What the SDK-backed adapters share below their SDKs: counting transport
+ * attempts, vetoing retries of out-of-money 429s, and turning an HTTP status
+ * into the port's error kind. Each SDK keeps its own retry loop (honouring
+ * `retry-after`); these only inform it and classify what it gives up on.
+ */
+import type { LlmErrorKind } from '../ports/llm';
+
+export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+interface ErrorEnvelope {
+  error?: { type?: unknown; code?: unknown; message?: unknown; details?: { error_code?: unknown } };
+}
+
+/**
+ * True when an error body says the account is out of money or quota: waiting
+ * won't help, so never retry. Reads both envelopes: Anthropic's
+ * (`billing_error`, a spend-limit `error_code` or message) and OpenAI's
+ * (`insufficient_quota` as type or code), which OpenAI-compatible gateways copy.
+ */
+export function isSpendLimitBody(body: unknown): boolean {
+  const err = (body as ErrorEnvelope | null)?.error;
+  if (!err) return false;
+  for (const tag of [err.type, err.code, err.details?.error_code]) {
+    if (typeof tag === 'string' && /billing|spend_limit|insufficient_quota/i.test(tag)) return true;
+  }
+  return typeof err.message === 'string' && /spend|credit|billing|usage limit|exceeded your current quota/i.test(err.message);
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Wraps fetch to count transport attempts and to mark spend-limit 429s with
+ * `x-should-retry: false`, which both SDKs' shouldRetry obey before their
+ * status-based rules.
+ */
+export function guardedFetch(base: FetchFn, onAttempt: () => void): FetchFn {
+  return async (input, init) => {
+    onAttempt();
+    const res = await base(input, init);
+    if (res.status !== 429) return res;
+    const text = await res.text();
+    const headers = new Headers(res.headers);
+    // The body is already decoded; stale framing headers would lie about it.
+    headers.delete('content-encoding');
+    headers.delete('content-length');
+    if (isSpendLimitBody(parseJson(text))) headers.set('x-should-retry', 'false');
+    return new Response(text, { status: res.status, statusText: res.statusText, headers });
+  };
+}
+
+/** The port's error kind for an HTTP status the SDK gave up on (its retries are spent or it never retries it). */
+export function kindOfStatus(status: number, body: unknown): { kind: LlmErrorKind; retryable: boolean } {
+  if (status === 429) return isSpendLimitBody(body) ? { kind: 'spend_limit', retryable: false } : { kind: 'rate_limited', retryable: true };
+  if (status === 402) return { kind: 'spend_limit', retryable: false };
+  if (status === 529) return { kind: 'overloaded', retryable: true };
+  if (status >= 500 || status === 408 || status === 409) return { kind: 'server', retryable: true };
+  if (status === 401 || status === 403) return { kind: 'auth', retryable: false };
+  return { kind: 'bad_request', retryable: false };
+}
