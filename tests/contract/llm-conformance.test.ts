@@ -60,11 +60,15 @@ describeConformance('openai (real SDK, fake server)', async () => {
   };
 });
 
-describeConformance('simulated', async () => ({
-  provider: createSimulatedProvider({ latencyMs: 0, jitter: 0 }),
-  streams: true,
-  stop: async () => {},
-}));
+describeConformance(
+  'simulated',
+  async () => ({
+    provider: createSimulatedProvider({ latencyMs: 0, jitter: 0 }),
+    streams: true,
+    stop: async () => {},
+  }),
+  { scriptable: false },
+);
 
 /** Waits for the request's abort and rejects as the real adapters do. */
 const untilAborted = (req: LlmRequest) =>
