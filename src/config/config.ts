@@ -193,9 +193,17 @@ const envSchema = z
     MEMORY_RECALL_HALF_LIFE_DAYS: z.coerce.number().positive().default(90),
     /** At most this many memories recalled per expert (0 turns recall off). */
     MEMORY_RECALL_LIMIT: int(5),
-    /** Token caps of the recalled-memory block per expert and of the case memory in a prompt. */
+    /** Token cap of the recalled-memory block per expert. */
     MEMORY_TOKEN_CAP: int(300),
-    CASE_MEMORY_TOKEN_CAP: int(500),
+    /**
+     * Token cap of the case memory in every prompt. 3,000 holds the whole
+     * recorded interactive trial at its end (statement, assumptions, three
+     * answers and three interventions in full, three decisions, progress:
+     * ~2,500) plus recent activity; over the cap activity is left out first,
+     * the person's words last. At 500 the person's answers were cut off and
+     * the board asked for them again.
+     */
+    CASE_MEMORY_TOKEN_CAP: int(3000),
     /** Stored utterance vectors (for cross-session novelty) are purged after this many days. */
     NOVELTY_RETENTION_DAYS: int(30, 1),
   })

@@ -135,39 +135,50 @@ export const snapshotExample = {
   "error": null,
   "checkpoint": null,
   "case_memory": {
-    "entries": [
-      {
-        "at": "2026-11-22T13:27:27.254Z",
-        "kind": "problem",
-        "text": "Problem: Decide whether to raise prices by 20% for new customers."
-      },
-      {
-        "at": "2026-11-22T13:27:27.254Z",
-        "kind": "assumption",
-        "text": "Assumption: The existing 100 customers stay roughly stable while this is decided."
-      }
+    "statement": "Decide whether to raise prices by 20% for new customers.",
+    "statementBy": "board",
+    "assumptions": [
+      "The existing 100 customers stay roughly stable while this is decided."
     ],
     "intents": [],
-    "counters": {
-      "rounds": 11,
-      "contributions": 33,
-      "contradictions": 2,
-      "contributions:data_scientist": 8,
-      "contributions:financial_analyst": 8,
-      "contributions:growth_strategist": 8,
-      "contributions:behavioral_psychologist": 9
-    },
     "decisions": [],
     "contradictions": [
       {
         "id": "sp3:growth_strategist",
         "open": false,
-        "text": "growth_strategist: earlier \"Start the target customers and first channel small, measure it against agreed criteria, then commit or stop\", now \"Commit to the target customers and first channel now and insist on a channel that compounds week…",
+        "text": "growth_strategist: earlier \"Start the target customers and first channel small, measure it against agreed criteria, then commit or stop.\", now \"Commit to the target customers and first channel now.\"",
         "between": [
           "growth_strategist"
         ]
       }
-    ]
+    ],
+    "subProblems": {
+      "sp1": { "title": "Price level for new customers", "round": 6, "maxRounds": 7, "contributions": 17, "status": "running" },
+      "sp2": { "title": "Grandfathering existing customers", "round": 0, "maxRounds": 0, "contributions": 0, "status": "pending" },
+      "sp3": { "title": "First acquisition channel", "round": 5, "maxRounds": 7, "contributions": 16, "status": "running" },
+      "sp4": { "title": "Measuring the change", "round": 0, "maxRounds": 0, "contributions": 0, "status": "pending" }
+    },
+    "entries": [
+      {
+        "at": "2026-11-22T13:27:27.254Z",
+        "kind": "board",
+        "text": "Board: Sofia Lindqvist (Growth Strategist), Daniel Reyes (Financial Analyst), Arjun Mehta (Data Scientist), Dr. Elena Voss (Behavioral Psychologist)."
+      },
+      {
+        "at": "2026-11-22T13:27:28.402Z",
+        "kind": "round",
+        "text": "Stopped after round 5: consensus (three of four agree)",
+        "subProblemId": "sp3"
+      }
+    ],
+    "counters": {
+      "contributions": 33,
+      "contradictions": 1,
+      "contributions:data_scientist": 8,
+      "contributions:financial_analyst": 8,
+      "contributions:growth_strategist": 8,
+      "contributions:behavioral_psychologist": 9
+    }
   },
   "last_seq": 93,
   "started_at": "2026-11-22T13:27:27.125Z",

@@ -113,7 +113,9 @@ export const snapshotSchema = z
       .meta({ id: 'Checkpoint' }),
     case_memory: z
       .record(z.string(), z.unknown())
-      .describe('The bounded case memory every prompt receives: recent entries, decisions, user intents, open contradictions, counters'),
+      .describe(
+        "The bounded case memory every prompt receives (rendered as \"### Case so far\"): the statement and its assumptions, the person's answers and messages, decisions and progress per sub-problem, contradictions, recent activity",
+      ),
     last_seq: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),

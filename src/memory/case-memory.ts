@@ -1,12 +1,18 @@
-import { clipToTokens, charBudget } from './tokens';
+import { clipToSentence } from './tokens';
 
 /**
  * The per-session case memory (seed 001): a small, structured digest of what
- * has happened in this session, handed to every agent prompt so agents act
- * on the case so far instead of a raw transcript. It is bounded by
- * construction — the reducer drops the oldest items, every text is clipped,
- * and the renderer has a hard token cap — so prompt size never grows with
- * the length of the session.
+ * has happened in this session, handed to every agent prompt (rendered by
+ * case-memory-render.ts) so agents act on the case so far instead of a raw
+ * transcript.
+ *
+ * What the board must never lose has a field of its own that nothing rolls
+ * out: the current problem statement and its assumptions, the person's
+ * answers and messages, one decision per sub-problem, and per-sub-problem
+ * progress. Only the activity log rolls. Every text is kept whole up to a
+ * per-item cap stated below and, past it, shortened at a sentence end with a
+ * visible marker: a trial showed the board asking the person again for facts
+ * that had been cut off mid-sentence.
  *
  * Pure: the reducer folds events (the same ones the log holds) into a new
  * value; the clock is passed in, or taken from an event's own `ts`.
@@ -16,15 +22,21 @@ export interface CaseMemoryEntry {
   at: string;
   kind: string;
   text: string;
+  /** The sub-problem it belongs to; absent for session-wide activity. */
+  subProblemId?: string;
 }
 export interface CaseDecision {
   subProblemId: string;
   text: string;
   confidence: number;
 }
+/** Something the person said or asked for: every later prompt carries it. */
 export interface CaseIntent {
   at: string;
+  kind: 'answer' | 'message' | 'request';
   text: string;
+  /** For answers: the clarifying question's id, so an answer is kept once. */
+  questionId?: string;
 }
 export interface CaseContradiction {
   id: string;
@@ -32,16 +44,32 @@ export interface CaseContradiction {
   between: string[];
   open: boolean;
 }
+export interface SubProblemProgress {
+  title: string;
+  /** The latest round started or completed; 0 before the debate. */
+  round: number;
+  /** 0 until the sub-problem starts. */
+  maxRounds: number;
+  contributions: number;
+  status: 'pending' | 'running' | 'completed' | 'skipped';
+}
 
 export interface CaseMemory {
-  /** Rolling, at most MAX_ENTRIES, oldest first. */
-  entries: CaseMemoryEntry[];
-  /** One per sub-problem (a re-synthesis replaces it), the last MAX_DECISIONS. */
-  decisions: CaseDecision[];
-  /** The last MAX_INTENTS things the user asked for mid-session. */
+  /** The latest problem statement, '' until stated. */
+  statement: string;
+  statementBy: 'board' | 'person';
+  /** The latest statement's assumptions, each once (unanswered questions' included by the engine). */
+  assumptions: string[];
+  /** The person's answers (never rolled) and their last MAX_MESSAGES messages and requests, oldest first. */
   intents: CaseIntent[];
+  /** One per sub-problem (a re-synthesis replaces it). */
+  decisions: CaseDecision[];
   contradictions: CaseContradiction[];
-  /** rounds, contributions, contributions:<persona>, contradictions, interventions. */
+  /** Progress per sub-problem id: counters of one sub-problem never mix with a parallel one's. */
+  subProblems: Record<string, SubProblemProgress>;
+  /** Rolling activity log, at most MAX_ENTRIES, oldest first. */
+  entries: CaseMemoryEntry[];
+  /** Session-wide tallies for the snapshot (contributions, contributions:<persona>, contradictions, interventions); not rendered. */
   counters: Record<string, number>;
 }
 
@@ -52,21 +80,33 @@ export interface CaseEvent {
   ts?: string;
 }
 
-// Seed 001's limits.
 export const MAX_ENTRIES = 20;
+/** Bounds only: a session has at most five sub-problems and three clarifying questions. */
 export const MAX_DECISIONS = 10;
-export const MAX_INTENTS = 5;
+export const MAX_SUB_PROBLEMS = 10;
+export const MAX_ANSWERS = 10;
+export const MAX_ASSUMPTIONS = 10;
+/** The person's messages and requests beyond this many roll out, oldest first. */
+export const MAX_MESSAGES = 10;
 /** Not in the seed; needed so the list is bounded too. Closed ones go first. */
 export const MAX_CONTRADICTIONS = 10;
 
-// Per-item caps (the seed's "concise, max ~100 chars" summaries, with a little room).
-const ENTRY_TOKENS = 40;
-const DECISION_TOKENS = 60;
-const INTENT_TOKENS = 50;
-const CONTRADICTION_TOKENS = 60;
+/**
+ * Per-item caps, in estimated tokens. The person's words get ~2,000
+ * characters each: the longest answer or message in the recorded trials is
+ * ~1,100 and the API accepts 4,000. Schema-bounded texts (statement 600,
+ * assumption 300, recommendation 1,200 characters) fit whole.
+ */
+export const PERSON_TOKENS = 500;
+export const STATEMENT_TOKENS = 300;
+export const ASSUMPTION_TOKENS = 100;
+export const DECISION_TOKENS = 300;
+/** Activity is context, not evidence: its first sentences are enough. */
+export const ACTIVITY_TOKENS = 120;
+const POSITION_TOKENS = 45;
 
 export function emptyCaseMemory(): CaseMemory {
-  return { entries: [], decisions: [], intents: [], contradictions: [], counters: {} };
+  return { statement: '', statementBy: 'board', assumptions: [], intents: [], decisions: [], contradictions: [], subProblems: {}, entries: [], counters: {} };
 }
 
 // Event data is validated when logged, but the reducer must never throw on an
@@ -76,19 +116,42 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const rec = (v: unknown): Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strings = (v: unknown): string[] => list(v).map(str).filter(Boolean);
 const clamp01 = (n: number) => Math.min(1, Math.max(0, n));
 const pct = (share: number) => `${Math.round(clamp01(share) * 100)}%`;
-/** One line, clipped: newlines would break the rendered list. */
-const oneLine = (text: string, tokens: number) => clipToTokens(text.replace(/\s+/g, ' ').trim(), tokens);
-const spPrefix = (data: Record<string, unknown>) => (str(data.subProblemId) ? `${str(data.subProblemId)} ` : '');
+/** One line (newlines would break the rendered list), shortened only at a sentence end. */
+const oneLine = (text: string, tokens: number) => clipToSentence(text.replace(/\s+/g, ' ').trim(), tokens);
+const lines = (v: unknown, tokens: number): string[] => list(v).map((x) => oneLine(str(x), tokens)).filter(Boolean);
+
+/**
+ * A stored memory of any age as the current shape: sessions that started
+ * before a field existed keep working (their missing fields start empty).
+ */
+export function normaliseCaseMemory(v: unknown): CaseMemory {
+  const m = rec(v);
+  const arr = <T>(x: unknown) => (Array.isArray(x) ? (x as T[]) : []);
+  return {
+    statement: str(m.statement),
+    statementBy: m.statementBy === 'person' ? 'person' : 'board',
+    assumptions: arr<unknown>(m.assumptions).filter((a): a is string => typeof a === 'string'),
+    intents: arr<CaseIntent>(m.intents).map((i) => ({ ...i, kind: i.kind ?? 'message' })),
+    decisions: arr<CaseDecision>(m.decisions),
+    contradictions: arr<CaseContradiction>(m.contradictions),
+    subProblems: rec(m.subProblems) as Record<string, SubProblemProgress>,
+    // Old memories kept the statement and assumptions as entries: those now have fields of their own.
+    entries: arr<CaseMemoryEntry>(m.entries).filter((e) => e.kind !== 'problem' && e.kind !== 'assumption'),
+    counters: rec(m.counters) as Record<string, number>,
+  };
+}
 
 function copy(mem: CaseMemory): CaseMemory {
   return {
-    entries: mem.entries.map((e) => ({ ...e })),
-    decisions: mem.decisions.map((d) => ({ ...d })),
+    ...mem,
+    assumptions: [...mem.assumptions],
     intents: mem.intents.map((i) => ({ ...i })),
+    decisions: mem.decisions.map((d) => ({ ...d })),
     contradictions: mem.contradictions.map((c) => ({ ...c, between: [...c.between] })),
+    subProblems: Object.fromEntries(Object.entries(mem.subProblems).map(([id, p]) => [id, { ...p }])),
+    entries: mem.entries.map((e) => ({ ...e })),
     counters: { ...mem.counters },
   };
 }
@@ -105,9 +168,26 @@ function boundContradictions(items: CaseContradiction[]): CaseContradiction[] {
   return out;
 }
 
+/** Answers stay (they are few); messages and requests keep the last MAX_MESSAGES. */
+function boundIntents(items: CaseIntent[]): CaseIntent[] {
+  let extra = items.filter((i) => i.kind !== 'answer').length - MAX_MESSAGES;
+  return items.filter((i) => i.kind === 'answer' || extra-- <= 0);
+}
+
+/** Each text once, in first-seen order (the model sometimes restates one). */
+const unique = (items: string[]) => [...new Map(items.map((a) => [a.toLowerCase(), a])).values()];
+
+/** The sub-problem's progress record, created on first sight (events may come without a decomposition). */
+function progress(m: CaseMemory, id: string): SubProblemProgress | undefined {
+  if (!id) return undefined;
+  if (!m.subProblems[id] && Object.keys(m.subProblems).length >= MAX_SUB_PROBLEMS) return undefined;
+  m.subProblems[id] ??= { title: '', round: 0, maxRounds: 0, contributions: 0, status: 'pending' };
+  return m.subProblems[id];
+}
+
 /**
  * Folds events into the memory and returns a new value (the input is not
- * touched). `now` stamps entries of events that carry no `ts`. Unknown event
+ * touched). `now` stamps items of events that carry no `ts`. Unknown event
  * types are ignored, so the reducer can run over a whole session log.
  */
 export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): CaseMemory {
@@ -119,31 +199,49 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
   for (const event of events) {
     const data = rec(event.data);
     const at = typeof event.ts === 'string' && event.ts ? event.ts : now;
-    const entry = (kind: string, text: string) => {
-      const t = oneLine(text, ENTRY_TOKENS);
-      if (t) m.entries.push({ at, kind, text: t });
+    const sp = str(data.subProblemId);
+    const entry = (kind: string, text: string, subProblemId = sp) => {
+      const t = oneLine(text, ACTIVITY_TOKENS);
+      if (t) m.entries.push({ at, kind, text: t, ...(subProblemId ? { subProblemId } : {}) });
+    };
+    const say = (kind: CaseIntent['kind'], text: string) => {
+      const t = oneLine(text, PERSON_TOKENS);
+      if (t) m.intents.push({ at, kind, text: t });
+    };
+    const answer = (a: Record<string, unknown>) => {
+      const question = oneLine(str(a.question), ASSUMPTION_TOKENS);
+      const text = oneLine(str(a.answer), PERSON_TOKENS);
+      const questionId = str(a.id) || question;
+      if (!text) return;
+      const item: CaseIntent = { at, kind: 'answer', text: question ? `Answered "${question}": ${text}` : `Answered: ${text}`, ...(questionId ? { questionId } : {}) };
+      // The checkpoint and the statement both carry the answers: the first one seen keeps its place.
+      const i = m.intents.findIndex((x) => x.kind === 'answer' && x.questionId === questionId);
+      if (i >= 0) m.intents[i] = { ...item, at: m.intents[i]!.at };
+      else if (m.intents.filter((x) => x.kind === 'answer').length < MAX_ANSWERS) m.intents.push(item);
     };
 
     switch (event.type) {
       case 'problem.stated': {
-        entry('problem', `Problem: ${str(data.statement)}`);
-        // The board acts on its assumptions; agents must see them to stay consistent.
-        for (const a of strings(data.assumptions)) entry('assumption', `Assumption: ${a}`);
-        for (const c of list(data.clarifications)) {
-          const a = str(rec(c).assumption);
-          if (a) entry('assumption', `Assumption (unanswered question): ${a}`);
-        }
-        break;
-      }
-      case 'clarification.requested': {
-        const questions = list(data.questions).map((q) => str(rec(q).question)).filter(Boolean);
-        entry('clarification', `Asked ${questions.length} clarifying question(s): ${questions.join(' | ')}`);
+        const statement = oneLine(str(data.statement), STATEMENT_TOKENS);
+        if (statement) [m.statement, m.statementBy] = [statement, data.editedBy === 'person' ? 'person' : 'board'];
+        const answers = list(data.answers).map(rec);
+        for (const a of answers) answer(a);
+        // The engine already lists unanswered questions' assumptions first; an answered question's assumption no longer holds.
+        const asked = (v: unknown) => str(v).replace(/\s+/g, ' ').toLowerCase();
+        const answered = new Set(answers.map((a) => asked(a.question)));
+        const stale = new Set(list(data.clarifications).map(rec).filter((c) => answered.has(asked(c.question))).map((c) => oneLine(str(c.assumption), ASSUMPTION_TOKENS).toLowerCase()));
+        m.assumptions = unique(lines(data.assumptions, ASSUMPTION_TOKENS)).filter((a) => !stale.has(a.toLowerCase()));
         break;
       }
       case 'decomposition.completed': {
-        const subs = list(data.subProblems).map(rec);
-        const titles = subs.map((s) => `${str(s.id)} ${str(s.title)}`.trim()).join('; ');
-        entry('decomposition', `Decomposed into ${subs.length} sub-problem(s): ${titles}`);
+        const subs = list(data.subProblems).map(rec).filter((s) => str(s.id));
+        const ids = new Set(subs.map((s) => str(s.id)));
+        // A re-decomposition (the person's edit) replaces the set; a sub-problem already under way keeps its record.
+        for (const [id, p] of Object.entries(m.subProblems)) if (!ids.has(id) && p.status === 'pending') delete m.subProblems[id];
+        for (const s of subs) {
+          const p = progress(m, str(s.id));
+          if (p) p.title = oneLine(str(s.title), ASSUMPTION_TOKENS);
+        }
         break;
       }
       case 'board.assembled': {
@@ -151,54 +249,75 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
           .map(rec)
           .map((p) => (str(p.title) ? `${str(p.name)} (${str(p.title)})` : str(p.name) || str(p.code)))
           .filter(Boolean);
-        entry('board', `Board: ${members.join(', ')}`);
+        // The board as it stands now: a re-assembly (the person's edit) replaces the earlier one.
+        m.entries = m.entries.filter((e) => e.kind !== 'board');
+        entry('board', `Board: ${members.join(', ')}.`);
         break;
       }
+      case 'subproblem.started':
+      case 'round.started':
       case 'round.completed': {
-        bump('rounds');
+        const p = progress(m, sp);
+        if (p) {
+          if (str(data.title)) p.title = oneLine(str(data.title), ASSUMPTION_TOKENS);
+          p.maxRounds = num(data.maxRounds) ?? p.maxRounds;
+          // The highest round seen, so a replayed event never counts twice.
+          p.round = Math.max(p.round, num(data.round) ?? 0);
+          if (p.status === 'pending') p.status = 'running';
+        }
         // Only a stop is news for later prompts; "continue" happens every round.
         const stop = rec(data.stop);
-        if (stop.stop === true) {
+        if (event.type === 'round.completed' && stop.stop === true) {
           const detail = str(stop.detail);
-          entry('round', `${spPrefix(data)}stopped after round ${num(data.round) ?? '?'}: ${str(stop.reason)}${detail ? ` — ${detail}` : ''}`);
+          entry('round', `Stopped after round ${num(data.round) ?? '?'}: ${str(stop.reason)}${detail ? ` (${detail})` : ''}`);
+        }
+        break;
+      }
+      case 'subproblem.completed':
+      case 'subproblem.skipped': {
+        const p = progress(m, sp);
+        if (p) {
+          p.status = event.type === 'subproblem.completed' ? 'completed' : 'skipped';
+          p.round = Math.max(p.round, num(data.rounds) ?? 0);
         }
         break;
       }
       case 'moderator.intervened':
-        entry('moderator', `${spPrefix(data)}${str(data.moderator) || 'moderator'} intervened: ${str(data.text)}`);
+        entry('moderator', `${str(data.moderator) || 'moderator'}: ${str(data.text)}`);
         break;
       case 'research.completed':
-        entry('research', `${spPrefix(data)}research "${str(data.query)}": ${str(data.findings)}`);
+        entry('research', `"${str(data.query)}" ${str(data.findings)}`);
         break;
       case 'facilitator.message': {
         const kind = str(data.kind);
-        if (kind === 'redirect' || kind === 'deadlock') entry('facilitator', `${spPrefix(data)}facilitator ${kind}: ${str(data.text)}`);
+        if (kind === 'redirect' || kind === 'deadlock') entry(`facilitator ${kind}`, str(data.text));
         break;
       }
       case 'vote.completed': {
         const tally = rec(data.tally);
         const winner = str(tally.winner);
-        const tie = strings(tally.tie);
+        const tie = list(tally.tie).map(str).filter(Boolean);
         const outcome = winner ? `option ${winner}` : tie.length ? `tie between ${tie.join(', ')}` : 'no winner';
         const consensus = num(tally.consensus);
         const parts = [consensus === undefined ? '' : `${pct(consensus)} consensus`, str(tally.mechanism), tally.deferred === true ? 'deferred' : '']
           .filter(Boolean)
           .join(', ');
-        entry('vote', `${spPrefix(data)}vote: ${outcome}${parts ? ` (${parts})` : ''}`);
+        entry('vote', `${outcome}${parts ? ` (${parts})` : ''}`);
         break;
       }
       case 'synthesis.completed': {
         const synthesis = rec(data.synthesis);
         const text = oneLine(str(synthesis.recommendation), DECISION_TOKENS);
-        const subProblemId = str(data.subProblemId);
-        if (!text || !subProblemId) break;
+        if (!text || !sp) break;
         // One decision per sub-problem: a re-synthesis (or a replayed event) replaces, never duplicates.
-        m.decisions = m.decisions.filter((d) => d.subProblemId !== subProblemId);
-        m.decisions.push({ subProblemId, text, confidence: clamp01(num(synthesis.confidence) ?? 0) });
+        m.decisions = m.decisions.filter((d) => d.subProblemId !== sp);
+        m.decisions.push({ subProblemId: sp, text, confidence: clamp01(num(synthesis.confidence) ?? 0) });
         break;
       }
       case 'contribution.completed': {
         bump('contributions');
+        const p = progress(m, sp);
+        if (p) p.contributions += 1;
         const persona = str(data.persona);
         if (persona) bump(`contributions:${persona}`);
         const changed = str(data.positionChanged);
@@ -209,9 +328,9 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
         const persona = str(data.persona);
         const id = str(data.id) || `contradiction-${(m.counters.contradictions ?? 0) + 1}`;
         bump('contradictions');
-        const text = oneLine(`${persona || 'An expert'}: earlier "${str(data.previous)}", now "${str(data.current)}"`, CONTRADICTION_TOKENS);
-        const between = [...new Set([persona, ...strings(data.between)].filter(Boolean))];
-        // A re-reported id reopens and moves to the end: it is the newest news.
+        const text = `${persona || 'An expert'}: earlier "${oneLine(str(data.previous), POSITION_TOKENS)}", now "${oneLine(str(data.current), POSITION_TOKENS)}"`;
+        const between = [...new Set([persona, ...list(data.between).map(str)].filter(Boolean))];
+        // A re-reported id reopens.
         m.contradictions = m.contradictions.filter((c) => c.id !== id);
         m.contradictions.push({ id, text, between, open: true });
         break;
@@ -222,21 +341,21 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
         break;
       }
       case 'checkpoint.resolved': {
-        // What the person said or chose is their intent: every later prompt sees it.
+        // What the person said or chose is their intent: every later prompt sees it, in their words.
         const action = str(data.action);
         const message = str(data.message);
-        const intent = (text: string) => m.intents.push({ at, text: oneLine(text, INTENT_TOKENS) });
         if (action === 'intervene' && message) {
           bump('interventions');
-          intent(message);
+          say('message', message);
         } else if (action === 'answer') {
-          for (const a of Array.isArray(data.answers) ? (data.answers as Record<string, unknown>[]) : []) intent(`Answered "${str(a.question)}": ${str(a.answer)}`);
+          for (const a of list(data.answers)) answer(rec(a));
         } else if (action === 'edit' && str(data.statement)) {
-          intent(`Rewrote the problem statement: ${str(data.statement)}`);
+          // The rewrite is the statement from now on (problem.stated follows with it); not repeated as an intent.
+          [m.statement, m.statementBy] = [oneLine(str(data.statement), STATEMENT_TOKENS), 'person'];
         } else if (action === 'edit') {
-          entry('checkpoint', `The person edited the ${str(data.kind).replace('_', '-')}.`);
+          entry('person', `The person edited the ${str(data.kind).replace('_', '-')}.`, '');
         } else if (action === 'skip_to_vote' || action === 'skip_to_final') {
-          intent(action === 'skip_to_vote' ? 'Asked the board to move to the vote.' : 'Asked to skip to the final recommendation.');
+          say('request', action === 'skip_to_vote' ? 'Asked the board to move to the vote.' : 'Asked to skip to the final recommendation.');
         }
         break;
       }
@@ -251,57 +370,9 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
     // Bounds hold after every event, not just at the end, so a huge batch never builds a huge array.
     m.entries = keepLast(m.entries, MAX_ENTRIES);
     m.decisions = keepLast(m.decisions, MAX_DECISIONS);
-    m.intents = keepLast(m.intents, MAX_INTENTS);
+    m.assumptions = m.assumptions.slice(0, MAX_ASSUMPTIONS);
+    m.intents = boundIntents(m.intents);
     m.contradictions = boundContradictions(m.contradictions);
   }
   return m;
-}
-
-/**
- * The memory as a compact Markdown block for a prompt, newest first. Hard
- * cap: never estimates above maxTokens. Over budget, the oldest entries go
- * first (decisions, contradictions and the user's intents matter more than
- * activity), then the whole block is clipped. Empty memory renders as ''.
- */
-export function renderCaseMemory(mem: CaseMemory, maxTokens = 500): string {
-  const budget = charBudget(maxTokens);
-  if (budget === 0) return '';
-  const decisions = keepLast(mem.decisions, MAX_DECISIONS);
-  const open = mem.contradictions.filter((c) => c.open).slice(-MAX_CONTRADICTIONS);
-  const intents = keepLast(mem.intents, MAX_INTENTS);
-  const entries = keepLast(mem.entries, MAX_ENTRIES);
-  const counters = Object.keys(mem.counters)
-    .filter((k) => !k.includes(':') && (mem.counters[k] ?? 0) > 0)
-    .sort()
-    .map((k) => `${k} ${mem.counters[k]}`);
-  if (!decisions.length && !open.length && !intents.length && !entries.length && !counters.length) return '';
-
-  const head: string[] = [`### Case so far${counters.length ? ` (${counters.join(', ')})` : ''}`];
-  if (decisions.length) {
-    head.push('Decisions:');
-    for (const d of decisions) head.push(`- ${d.subProblemId} (confidence ${clamp01(d.confidence).toFixed(2)}): ${oneLine(d.text, DECISION_TOKENS)}`);
-  }
-  if (open.length) {
-    head.push('Open contradictions:');
-    for (const c of open) head.push(`- ${oneLine(c.text, CONTRADICTION_TOKENS)}`);
-  }
-  if (intents.length) {
-    head.push('User intents (newest first):');
-    for (const i of [...intents].reverse()) head.push(`- ${oneLine(i.text, INTENT_TOKENS)}`);
-  }
-
-  let text = head.join('\n');
-  if (entries.length) {
-    const lines: string[] = [];
-    let length = text.length + '\nRecent (newest first):'.length;
-    // Newest first, so stopping when full drops the oldest.
-    for (const e of [...entries].reverse()) {
-      const line = `- [${e.kind}] ${oneLine(e.text, ENTRY_TOKENS)}`;
-      if (length + 1 + line.length > budget) break;
-      lines.push(line);
-      length += 1 + line.length;
-    }
-    if (lines.length) text += `\nRecent (newest first):\n${lines.join('\n')}`;
-  }
-  return clipToTokens(text, maxTokens);
 }

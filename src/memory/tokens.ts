@@ -44,6 +44,32 @@ export function clipToTokens(text: string, maxTokens: number): string {
   return cut.length === 0 ? '' : cut + ELLIPSIS;
 }
 
+/** Says that a text was cut: better than a bare '…', which reads like the person trailed off. */
+export const SHORTENED = ' [shortened]';
+
+/**
+ * The text itself when it fits; otherwise its longest prefix that ends at a
+ * sentence end (., ! or ?, with any closing quote or bracket) and leaves room
+ * for SHORTENED, which is appended. A first sentence too long for the budget
+ * is cut at a word boundary instead, still marked. Never estimates above
+ * maxTokens; '' when not even the marker fits.
+ */
+export function clipToSentence(text: string, maxTokens: number): string {
+  const budget = charBudget(maxTokens);
+  if (text.length <= budget) return text;
+  const room = budget - SHORTENED.length;
+  if (room <= 0) return '';
+  let end = 0;
+  for (const m of text.matchAll(/[.!?]+["'”’)\]]*(?=\s|$)/gu)) {
+    const at = m.index + m[0].length;
+    if (at > room) break;
+    end = at;
+  }
+  if (end > 0) return text.slice(0, end) + SHORTENED;
+  const word = clipToTokens(text, Math.floor(room / CHARS_PER_TOKEN)).replace(/…$/u, '').replace(/[\s,;:–—-]+$/u, '');
+  return word ? word + SHORTENED : '';
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

@@ -11,7 +11,7 @@ describe('config: embeddings and memory', () => {
       MEMORY_RECALL_HALF_LIFE_DAYS: 90,
       MEMORY_RECALL_LIMIT: 5,
       MEMORY_TOKEN_CAP: 300,
-      CASE_MEMORY_TOKEN_CAP: 500,
+      CASE_MEMORY_TOKEN_CAP: 3000,
       NOVELTY_RETENTION_DAYS: 30,
     });
     expect(c.EMBEDDINGS_URL).toBeUndefined();
