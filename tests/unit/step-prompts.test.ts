@@ -20,7 +20,8 @@ import type { Option, Vote } from '../../src/domain/model';
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/domain/settings';
 import { personaByCode } from '../../src/domain/personas';
 import { loadPrompts } from '../../src/llm/prompts';
-import { applyEvents, emptyCaseMemory, renderCaseMemory } from '../../src/memory/case-memory';
+import { applyEvents, emptyCaseMemory } from '../../src/memory/case-memory';
+import { renderCaseMemory } from '../../src/memory/case-memory-render';
 
 /**
  * What each step after the debate sees: the calls' templates rendered from
@@ -238,8 +239,8 @@ describe('the final recommendation', () => {
     const asked = prompt(finalRecommendationCall, input, memory);
     expect(asked).toContain('Is $30K realistic, or should I reset the goal?');
     // The instruction points where the case memory puts the person's words.
-    expect(memory).toContain('User intents');
-    expect(asked).toMatch(/direct question at a checkpoint \(their words are among the user intents in the case so far\), answer it/);
+    expect(memory).toContain('What the person told the board');
+    expect(asked).toMatch(/direct question at a checkpoint \(their words are under "What the person told the board" in the case so far\), answer it/);
   });
 });
 
