@@ -11,7 +11,8 @@ export interface Received {
 
 /**
  * Reads a session's stream with the `eventsource` client library (which sends
- * Last-Event-ID itself when it reconnects) until a terminal event.
+ * Last-Event-ID itself when it reconnects) until a terminal event. A
+ * Last-Event-ID in `opts.headers` applies to the first connection only.
  */
 export function readStream(
   url: string,
@@ -22,7 +23,12 @@ export function readStream(
     const es = new EventSource(url, {
       fetch: (input, init) => {
         got.connections += 1;
-        return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...opts.headers } });
+        // The caller's headers open the stream; the ones EventSource sets win over them, so a reconnect
+        // resumes from the Last-Event-ID it has got to rather than the caller's starting one (which replays
+        // everything since, repeated).
+        const headers = new Headers(opts.headers);
+        for (const [name, value] of new Headers(init?.headers)) headers.set(name, value);
+        return fetch(input, { ...init, headers });
       },
     });
     const timer = setTimeout(() => {
