@@ -9,6 +9,9 @@ export interface Received {
   connections: number;
 }
 
+/** How `readStream` fails when EventSource gives up on a connection: the HTTP status, and what arrived before. */
+export type StreamFailure = Error & { status?: number; received: Received };
+
 /**
  * Reads a session's stream with the `eventsource` client library (which sends
  * Last-Event-ID itself when it reconnects) until a terminal event. A
@@ -33,6 +36,7 @@ export function readStream(
     });
     const timer = setTimeout(() => {
       es.close();
+      finished = true;
       reject(new Error(`stream did not end within ${opts.timeoutMs ?? 60_000} ms; got ${got.envelopes.length} events`));
     }, opts.timeoutMs ?? 60_000);
     let finished = false;
@@ -53,6 +57,14 @@ export function readStream(
         if (type === 'session.completed' || type === 'session.failed' || type === 'session.cancelled') done();
       });
     }
+    es.addEventListener('error', (ev) => {
+      // A failed connection (a non-200 answer, a 204) is final: EventSource will not reconnect, so there is nothing to wait for.
+      if (finished || es.readyState !== es.CLOSED) return;
+      finished = true;
+      clearTimeout(timer);
+      const { message, code } = ev as Event & { message?: string; code?: number };
+      reject(Object.assign(new Error(`stream failed after ${got.envelopes.length} events: ${message ?? 'closed'}`), { status: code, received: got }));
+    });
     es.addEventListener('stream.closing', () => {
       got.closings += 1;
     });

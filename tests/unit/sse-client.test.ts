@@ -34,4 +34,13 @@ describe('readStream', () => {
     expect(got.envelopes.map((e) => e.seq)).toEqual([4, 5, 6, 7]);
     assertGapless(got, 4);
   });
+
+  it('fails at once when EventSource gives up (a non-200 answer), with the status, rather than at its timeout', async () => {
+    server = createServer((_req, res) => res.writeHead(503, { 'retry-after': '1' }).end());
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const t = Date.now();
+    await expect(readStream(`http://127.0.0.1:${port}/stream`, { timeoutMs: 30_000 })).rejects.toMatchObject({ status: 503, received: { envelopes: [] } });
+    expect(Date.now() - t).toBeLessThan(5000);
+  });
 });
