@@ -403,11 +403,16 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   let pg: Postgres;
   try {
+    if (process.env.CHAOS_POSTGRES === 'shared') throw new Error('CHAOS_POSTGRES=shared');
     pg = await ownCluster();
   } catch (err) {
     const why = (err as { stderr?: Buffer }).stderr?.toString().trim().split('\n').at(-1) || (err as Error).message;
     pg = await sharedBehindProxy();
-    console.log(`chaos: could not start a Postgres cluster of its own (${why}); FALLING BACK to ${pg.describe}`);
+    console.log(
+      process.env.CHAOS_POSTGRES === 'shared'
+        ? `chaos: CHAOS_POSTGRES=shared: using ${pg.describe}`
+        : `chaos: could not start a Postgres cluster of its own (${why}); FALLING BACK to ${pg.describe}`,
+    );
   }
   console.log(`chaos: Postgres is ${pg.describe}`);
   try {
