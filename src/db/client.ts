@@ -21,6 +21,10 @@ export function openDatabase(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => {});
+  // Nor a checked-out one's: the pool only listens while a client is idle, so a connection dying under a transaction or a
+  // held advisory lock emitted an unhandled 'error' and killed the process. Its queries still fail (a 503, a retried step),
+  // and the pool discards it when it is released, unqueryable.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { pool, db: drizzle(pool, { schema }), close: () => pool.end() };
 }
 

@@ -9,9 +9,13 @@ export interface Received {
   connections: number;
 }
 
+/** How `readStream` fails when EventSource gives up on a connection: the HTTP status, and what arrived before. */
+export type StreamFailure = Error & { status?: number; received: Received };
+
 /**
  * Reads a session's stream with the `eventsource` client library (which sends
- * Last-Event-ID itself when it reconnects) until a terminal event.
+ * Last-Event-ID itself when it reconnects) until a terminal event. A
+ * Last-Event-ID in `opts.headers` applies to the first connection only.
  */
 export function readStream(
   url: string,
@@ -22,11 +26,17 @@ export function readStream(
     const es = new EventSource(url, {
       fetch: (input, init) => {
         got.connections += 1;
-        return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...opts.headers } });
+        // The caller's headers open the stream; the ones EventSource sets win over them, so a reconnect
+        // resumes from the Last-Event-ID it has got to rather than the caller's starting one (which replays
+        // everything since, repeated).
+        const headers = new Headers(opts.headers);
+        for (const [name, value] of new Headers(init?.headers)) headers.set(name, value);
+        return fetch(input, { ...init, headers });
       },
     });
     const timer = setTimeout(() => {
       es.close();
+      finished = true;
       reject(new Error(`stream did not end within ${opts.timeoutMs ?? 60_000} ms; got ${got.envelopes.length} events`));
     }, opts.timeoutMs ?? 60_000);
     let finished = false;
@@ -47,6 +57,14 @@ export function readStream(
         if (type === 'session.completed' || type === 'session.failed' || type === 'session.cancelled') done();
       });
     }
+    es.addEventListener('error', (ev) => {
+      // A failed connection (a non-200 answer, a 204) is final: EventSource will not reconnect, so there is nothing to wait for.
+      if (finished || es.readyState !== es.CLOSED) return;
+      finished = true;
+      clearTimeout(timer);
+      const { message, code } = ev as Event & { message?: string; code?: number };
+      reject(Object.assign(new Error(`stream failed after ${got.envelopes.length} events: ${message ?? 'closed'}`), { status: code, received: got }));
+    });
     es.addEventListener('stream.closing', () => {
       got.closings += 1;
     });
