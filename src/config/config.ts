@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
+import { DEFAULT_QUEUE_PREFIX, QUEUE_PREFIX_PATTERN } from '../queue/prefix';
 
 /** Price of one million tokens, in USD, per model id. */
 const priceSchema = z.object({
@@ -86,6 +87,8 @@ const envSchema = z
     SIM_JITTER: z.coerce.number().min(0).max(1).default(0.2),
     /** Queue and worker. */
     QUEUE_NAME: z.string().regex(/^[a-z0-9_-]+$/i).default('sessions'),
+    /** BullMQ's key prefix; a hash tag in braces keeps every queue key in one Redis Cluster slot (src/queue/prefix.ts). */
+    QUEUE_PREFIX: z.string().regex(QUEUE_PREFIX_PATTERN, 'letters, digits, _ . - and at most one {hash tag}').default(DEFAULT_QUEUE_PREFIX),
     WORKER_CONCURRENCY: int(4, 1),
     JOB_ATTEMPTS: int(3, 1),
     /** How long a worker's job lock lives without renewal; a killed worker's job is taken over after this. */
