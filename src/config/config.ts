@@ -37,6 +37,11 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     /** The compose file's Postgres (role, password and database `bo1`). */
     DATABASE_URL: z.url().default('postgres://bo1:bo1@127.0.0.1:5432/bo1'),
+    /**
+     * A direct connection to the same database, for what a transaction-mode pooler (PgBouncer) cannot
+     * carry: migrations (a session-level lock, then DDL) and creating the database. Unset: DATABASE_URL.
+     */
+    DATABASE_DIRECT_URL: z.url().optional(),
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: int(3000).pipe(z.number().max(65535)),
