@@ -107,6 +107,8 @@ const envSchema = z
     /** A queued or running session idle this long with no live job is re-queued. */
     RECONCILE_STALE_MS: int(60_000, 100),
     RECONCILE_INTERVAL_MS: int(30_000, 100),
+    /** Compact ended sessions' event logs and steps this many days after they ended (the worker's sweep); 0: keep for ever. */
+    SESSION_RETENTION_DAYS: int(0, 0),
     /** Also re-enqueue the memory jobs of sessions that ended in the last day without reporting them. */
     RECONCILE_MEMORY_JOBS: bool(true),
     /**

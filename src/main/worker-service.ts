@@ -102,6 +102,7 @@ export async function startWorker(
     queueName: config.QUEUE_NAME,
     staleMs: config.RECONCILE_STALE_MS,
     memoryJobs: config.RECONCILE_MEMORY_JOBS,
+    retentionDays: config.SESSION_RETENTION_DAYS,
     log,
   });
   const timer = setInterval(sweep, config.RECONCILE_INTERVAL_MS);
