@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { withTryLock } from '../db/advisory-lock';
 import type { Database } from '../db/client';
 import { IdempotencyStore } from '../db/idempotency-store';
+import { compactEndedSessions } from '../db/retention-store';
 import { IDEMPOTENCY_TTL_MS } from '../ports/idempotency-store';
 import type { SessionStorePort } from '../ports/session-store';
 import type { MemoryQueue } from '../queue/memory-queue';
@@ -19,13 +20,15 @@ export interface SweepDeps {
   queueName: string;
   staleMs: number;
   memoryJobs: boolean;
+  /** SESSION_RETENTION_DAYS: ended sessions older than this are compacted; 0 never. */
+  retentionDays?: number;
   log: Logger;
 }
 
 /**
  * The worker's periodic sweep: expired checkpoints follow their policy,
  * sessions and memory jobs Redis lost are re-queued, old idempotency records
- * go. Single-flight across every worker process (a Postgres advisory lock)
+ * go, and with SESSION_RETENTION_DAYS old sessions' logs are compacted. Single-flight across every worker process (a Postgres advisory lock)
  * and within one (a flag, so a slow sweep does not pile up connections):
  * two sweeps that overlap would both see the same session without a live
  * job and both re-queue it. Resolves to whether this call swept.
@@ -51,6 +54,13 @@ export function workerSweep(d: SweepDeps): () => Promise<boolean> {
     await idempotency.purge(new Date(Date.now() - IDEMPOTENCY_TTL_MS)).catch((err: Error) =>
       d.log.warn({ err }, 'idempotency key purge failed'),
     );
+    if (d.retentionDays) {
+      const compacted = await compactEndedSessions(d.database, new Date(Date.now() - d.retentionDays * 24 * 3600_000)).catch((err: Error) => {
+        d.log.warn({ err }, 'session retention sweep failed');
+        return null;
+      });
+      if (compacted?.sessions.length) d.log.info(compacted, 'compacted the event logs of sessions past SESSION_RETENTION_DAYS');
+    }
   };
   return async () => {
     if (running) return false;

@@ -1,15 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import type { Envelope } from '../domain/events';
 import { Backoff, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from './backoff';
+import {
+  OPERATIONS,
+  createClient,
+  type CancelSessionResult,
+  type CheckpointResolution,
+  type CheckpointResolved,
+  type CreateSessionBody,
+  type EventEnvelope,
+  type ListSessionEventsResult,
+  type OperationId,
+  type OperationPath,
+  type OperationTag,
+  type Ops,
+  type Problem as ProblemBody,
+  type Result,
+  type SessionCreated,
+  type SessionSnapshot,
+} from './generated/bo1-client';
 
-/** An RFC 9457 problem body, as the API sends with every 4xx/5xx. */
-export interface Problem {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  errors?: { field: string; message: string }[];
-}
+/**
+ * The console's request and response types are the generated client's
+ * (src/cli/generated/bo1-client.ts, from openapi.yaml): a route that changes
+ * shape fails the typecheck here instead of misbehaving at a prompt.
+ */
+export type Envelope = EventEnvelope;
+export type Snapshot = SessionSnapshot;
+export type Page = ListSessionEventsResult;
+/** An RFC 9457 problem body; every field optional, as a proxy or an older server may send less. */
+export type Problem = Partial<ProblemBody>;
 
 /** The API answered with an error status; `message` is one readable line. */
 export class ApiError extends Error {
@@ -44,103 +63,107 @@ export interface ClientOptions {
   onRetry?: (what: string, err: unknown, waitMs: number) => void;
 }
 
-interface RequestOptions {
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Safe to send again after a network error (GETs, and POSTs that carry an Idempotency-Key). */
-  retry?: boolean;
-  signal?: AbortSignal;
-}
-
-export interface Page {
-  items: Envelope[];
-  next_after: number;
-  has_more: boolean;
-}
-
-export type Snapshot = Record<string, unknown> & { id: string; status: string; last_seq: number; usage?: { costUsd?: number; calls?: number } };
-
 const RETRY_STATUSES = new Set([502, 503, 504]);
+/** Every call asks for JSON, a problem or Markdown, whatever the operation reads. */
+const ACCEPT = 'application/json, application/problem+json, text/markdown';
 
-/** The bo1 HTTP API over Node's fetch: auth header, problem+json errors, retries with backoff. */
+/**
+ * The bo1 HTTP API for the console: the generated client makes each request
+ * (paths, query, bodies and their types); this adds what a person at a
+ * terminal needs from it — retries with backoff for as long as
+ * BO1_RETRY_FOR_MS, each one announced, and errors as one readable line.
+ */
 export class ApiClient {
   readonly baseUrl: string;
+  private readonly api;
 
   constructor(private readonly opts: ClientOptions) {
     this.baseUrl = opts.url.replace(/\/+$/, '');
+    this.api = createClient<Ops, OperationId, OperationPath, OperationTag>(OPERATIONS, {
+      serverUrl: this.baseUrl,
+      errorMode: 'result',
+      // The retries below give up after a time, not a count, and say why they wait: the client's own stay off.
+      retry: { retries: 0 },
+      clientHeader: false,
+      ...(opts.key ? { auth: { bearer: opts.key } } : {}),
+    });
   }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return { ...(this.opts.key ? { authorization: `Bearer ${this.opts.key}` } : {}), ...extra };
   }
 
-  /** Fetches once (no retry) and returns the raw response, whatever its status. */
+  /** Fetches once (no retry) and returns the raw response, whatever its status: the SSE stream, which follow.ts resumes itself. */
   raw(path: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<Response> {
     return fetch(`${this.baseUrl}${path}`, { ...init, headers: this.headers(init.headers ?? {}) });
   }
 
-  async request(method: string, path: string, o: RequestOptions = {}): Promise<Response> {
+  /**
+   * One logical call, sent again after a network error or a 502/503/504 until
+   * the backoff gives up. Only calls that are safe to repeat come here: reads,
+   * and POSTs that carry one Idempotency-Key on every attempt.
+   */
+  private async call<T>(what: string, attempt: (init: { headers: Record<string, string> }) => Promise<Result<T, unknown>>): Promise<T> {
     const backoff = new Backoff(this.opts.backoff ?? DEFAULT_BACKOFF);
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json, text/markdown', ...o.headers };
-    if (o.body !== undefined) headers['content-type'] = 'application/json';
     for (;;) {
       let failure: unknown;
       try {
-        const res = await this.raw(path, {
-          method,
-          headers,
-          ...(o.body !== undefined && { body: JSON.stringify(o.body) }),
-          ...(o.signal && { signal: o.signal }),
-        });
-        if (res.ok) return res;
-        if (!(o.retry && RETRY_STATUSES.has(res.status))) throw await apiError(res);
-        failure = await apiError(res);
+        const r = await attempt({ headers: { accept: ACCEPT } });
+        if (r.response.ok) return r.data as T;
+        const err = toApiError(r.response.status, r.error);
+        if (!RETRY_STATUSES.has(r.response.status)) throw err;
+        failure = err;
       } catch (err) {
-        if (err instanceof ApiError || o.signal?.aborted) throw err;
+        if (err instanceof ApiError) throw err;
         failure = err;
       }
-      const wait = o.retry ? backoff.next() : null;
+      const wait = backoff.next();
       if (wait === null) throw new ConnectionError(`cannot reach ${this.baseUrl}: ${reason(failure)}`);
-      this.opts.onRetry?.(`${method} ${path}`, failure, wait);
+      this.opts.onRetry?.(what, failure, wait);
       await sleep(wait);
     }
   }
 
-  async json<T>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
-    return (await (await this.request(method, path, o)).json()) as T;
-  }
-
-  createSession(body: Record<string, unknown>): Promise<{ id: string; status: string }> {
-    // The Idempotency-Key makes a retry after a dropped connection safe: the server replays the first answer.
-    return this.json('POST', '/v1/sessions', { body, headers: { 'idempotency-key': randomUUID() }, retry: true });
+  createSession(body: CreateSessionBody): Promise<SessionCreated> {
+    // One Idempotency-Key for every attempt makes a retry after a dropped connection safe: the server replays the first answer.
+    const idempotencyKey = randomUUID();
+    return this.call('POST /v1/sessions', (init) => this.api.createSession({ body }, { ...init, idempotencyKey }));
   }
 
   session(id: string): Promise<Snapshot> {
-    return this.json('GET', `/v1/sessions/${id}`, { retry: true });
+    return this.call(`GET /v1/sessions/${id}`, (init) => this.api.getSession({ path: { id } }, init));
   }
 
   events(id: string, after: number, limit = 1000): Promise<Page> {
-    return this.json('GET', `/v1/sessions/${id}/events?after=${after}&limit=${limit}`, { retry: true });
+    return this.call(`GET /v1/sessions/${id}/events`, (init) => this.api.listSessionEvents({ path: { id }, query: { after, limit } }, init));
   }
 
-  async transcript(id: string, format: string, verbosity: string): Promise<string> {
-    const res = await this.request('GET', `/v1/sessions/${id}/transcript?format=${format}&verbosity=${verbosity}`, { retry: true });
-    return format === 'json' ? `${JSON.stringify(await res.json(), null, 2)}\n` : res.text();
+  async transcript(id: string, format: 'markdown' | 'json', verbosity: 'concise' | 'standard' | 'detailed'): Promise<string> {
+    const text = await this.call(`GET /v1/sessions/${id}/transcript`, (init) =>
+      this.api.getTranscript({ path: { id }, query: { format, verbosity } }, { ...init, parseAs: 'text' }),
+    );
+    // JSON comes back compact: printed indented, for a person (and diff) to read.
+    return format === 'json' ? `${JSON.stringify(JSON.parse(text) as unknown, null, 2)}\n` : text;
   }
 
-  cancel(id: string): Promise<{ id: string; status: string }> {
+  cancel(id: string): Promise<CancelSessionResult> {
     // A repeated cancel answers 409 "already ended", never a second cancellation.
-    return this.json('POST', `/v1/sessions/${id}/cancel`, { retry: true });
+    return this.call(`POST /v1/sessions/${id}/cancel`, (init) => this.api.cancelSession({ path: { id } }, init));
   }
 
   /** One answer to one checkpoint: the same key on every retry, so the server applies it once. */
-  resolveCheckpoint(id: string, checkpointId: string, body: Record<string, unknown>): Promise<{ action?: string; status?: string }> {
-    return this.json('POST', `/v1/sessions/${id}/checkpoints/${encodeURIComponent(checkpointId)}/resolve`, {
-      body,
-      headers: { 'idempotency-key': randomUUID() },
-      retry: true,
-    });
+  resolveCheckpoint(id: string, checkpointId: string, body: CheckpointResolution): Promise<CheckpointResolved> {
+    const idempotencyKey = randomUUID();
+    return this.call(`POST /v1/sessions/${id}/checkpoints/${checkpointId}/resolve`, (init) =>
+      this.api.resolveCheckpoint({ path: { id, checkpoint_id: checkpointId }, body }, { ...init, idempotencyKey }),
+    );
   }
+}
+
+/** A problem+json body (parsed by the generated client) or any other text, as an ApiError. */
+function toApiError(status: number, body: unknown): ApiError {
+  const problem = body && typeof body === 'object' ? (body as Problem) : null;
+  return new ApiError(status, problem, describeProblem(status, problem, typeof body === 'string' ? body : ''));
 }
 
 export async function apiError(res: Response): Promise<ApiError> {

@@ -7,15 +7,9 @@ const CONTINUE: Resolution = { action: 'continue' };
 /** Asks until `parse` returns an allowed resolution (null: ask again). */
 export type Loop = (prompt: string, parse: (line: string) => Resolution | null) => Promise<Resolution>;
 
-interface EditableSubProblem {
-  id?: string;
-  title: string;
-  goal: string;
-  context?: string;
-  complexity?: number;
-  domains?: string[];
-  depends_on?: string[];
-}
+/** One entry of the `edit` body's list, as the API's document types it. */
+type EditableSubProblem = NonNullable<Resolution['sub_problems']>[number];
+type Domain = NonNullable<EditableSubProblem['domains']>[number];
 
 /** The sub-problems editor: remove, merge, add, then the whole edited list (spec 6: "Continue? (yes/modify)"). */
 export function subProblems(p: Data, io: DialogIo, loop: Loop): Promise<Resolution> {
@@ -25,7 +19,8 @@ export function subProblems(p: Data, io: DialogIo, loop: Loop): Promise<Resoluti
     goal: String(s.goal),
     ...(s.context !== undefined && { context: String(s.context) }),
     ...(typeof s.complexity === 'number' && { complexity: s.complexity }),
-    ...(Array.isArray(s.domains) && { domains: s.domains.map(String) }),
+    // The server proposed these domains, so they are its own: sent back as they came.
+    ...(Array.isArray(s.domains) && { domains: s.domains.map(String) as Domain[] }),
     depends_on: Array.isArray(s.dependsOn) ? s.dependsOn.map(String) : [],
   }));
   let changed = false;

@@ -1,3 +1,5 @@
+import type { CheckpointResolution } from './generated/bo1-client';
+
 type Data = Record<string, any>;
 
 /** `checkpoint.requested` data, as the checkpoint API sends it. */
@@ -13,8 +15,8 @@ export interface CheckpointRequest {
   proposal: Data;
 }
 
-/** A body for POST …/checkpoints/{id}/resolve. */
-export type Resolution = { action: string } & Record<string, unknown>;
+/** A body for POST …/checkpoints/{id}/resolve, as the API's document types it. */
+export type Resolution = CheckpointResolution;
 
 export function asCheckpoint(data: Record<string, unknown>): CheckpointRequest {
   const d = data as Data;

@@ -1,5 +1,4 @@
-import type { Envelope } from '../domain/events';
-import { ApiError, type ApiClient } from './api';
+import { ApiError, type ApiClient, type Envelope } from './api';
 import { EndOfInput, runDialog } from './checkpoint-dialog';
 import { asCheckpoint, formatResolved, type CheckpointRequest, type Resolution } from './checkpoint-view';
 import { PromptAborted, type Asker } from './input';

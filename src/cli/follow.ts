@@ -1,5 +1,5 @@
-import { TERMINAL_EVENTS, type Envelope } from '../domain/events';
-import { ApiError, ConnectionError, apiError, reason, type ApiClient } from './api';
+import { TERMINAL_EVENTS } from '../domain/events';
+import { ApiError, ConnectionError, apiError, reason, type ApiClient, type Envelope } from './api';
 import { Backoff, DEFAULT_BACKOFF, sleep, type BackoffPolicy } from './backoff';
 import { SseParser } from './sse';
 

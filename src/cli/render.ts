@@ -1,4 +1,4 @@
-import type { Envelope } from '../domain/events';
+import type { Envelope } from './api';
 import { transcriptEntries, type TranscriptEntry } from '../domain/transcript';
 import type { Style } from './style';
 

@@ -1,5 +1,4 @@
-import type { Envelope } from '../domain/events';
-import type { ApiClient } from './api';
+import type { ApiClient, Envelope } from './api';
 import type { BackoffPolicy } from './backoff';
 import { CheckpointDesk } from './checkpoints';
 import { follow } from './follow';

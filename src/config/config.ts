@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelsSchema, parseModelRef, refsOf, type ModelRouting } from '../domain/models';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
+import { DEFAULT_QUEUE_PREFIX, QUEUE_PREFIX_PATTERN } from '../queue/prefix';
 
 /** Price of one million tokens, in USD, per model id. */
 const priceSchema = z.object({
@@ -37,6 +38,11 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     /** The compose file's Postgres (role, password and database `bo1`). */
     DATABASE_URL: z.url().default('postgres://bo1:bo1@127.0.0.1:5432/bo1'),
+    /**
+     * A direct connection to the same database, for what a transaction-mode pooler (PgBouncer) cannot
+     * carry: migrations (a session-level lock, then DDL) and creating the database. Unset: DATABASE_URL.
+     */
+    DATABASE_DIRECT_URL: z.url().optional(),
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: int(3000).pipe(z.number().max(65535)),
@@ -121,6 +127,8 @@ const envSchema = z
     SIM_JITTER: z.coerce.number().min(0).max(1).default(0.2),
     /** Queue and worker. */
     QUEUE_NAME: z.string().regex(/^[a-z0-9_-]+$/i).default('sessions'),
+    /** BullMQ's key prefix; a hash tag in braces keeps every queue key in one Redis Cluster slot (src/queue/prefix.ts). */
+    QUEUE_PREFIX: z.string().regex(QUEUE_PREFIX_PATTERN, 'letters, digits, _ . - and at most one {hash tag}').default(DEFAULT_QUEUE_PREFIX),
     WORKER_CONCURRENCY: int(4, 1),
     JOB_ATTEMPTS: int(3, 1),
     /** How long a worker's job lock lives without renewal; a killed worker's job is taken over after this. */
@@ -134,6 +142,8 @@ const envSchema = z
     /** A queued or running session idle this long with no live job is re-queued. */
     RECONCILE_STALE_MS: int(60_000, 100),
     RECONCILE_INTERVAL_MS: int(30_000, 100),
+    /** Compact ended sessions' event logs and steps this many days after they ended (the worker's sweep); 0: keep for ever. */
+    SESSION_RETENTION_DAYS: int(0, 0),
     /** Also re-enqueue the memory jobs of sessions that ended in the last day without reporting them. */
     RECONCILE_MEMORY_JOBS: bool(true),
     /**

@@ -2,34 +2,40 @@ import type { Database } from './client';
 
 /**
  * Runs `fn` while holding the Postgres advisory lock named `name`, or not at
- * all when another session holds it — in this process or any other: the
- * lock belongs to one connection, so two pools never share it. Returns
- * whether `fn` ran. The lock dies with its connection, so a process killed
- * mid-run frees it.
+ * all when another transaction holds it — in this process or any other.
+ * Returns whether `fn` ran.
+ *
+ * The lock is transaction-scoped (`pg_try_advisory_xact_lock`) and a
+ * transaction stays open on one pooled connection while `fn` runs, so it
+ * works behind PgBouncer in transaction mode: a session-level lock would
+ * stay on whichever server connection took it, be taken again by any client
+ * PgBouncer gave that connection to (advisory locks are re-entrant per
+ * session), and its unlock could run on another connection and leave it held
+ * for ever. Commit or rollback releases it; so does a killed process, whose
+ * connection closes. The open transaction holds no row locks and writes
+ * nothing (`fn`'s queries use other connections).
  */
 export async function withTryLock(database: Database, name: string, fn: () => Promise<void>): Promise<boolean> {
   const client = await database.pool.connect();
-  let locked: boolean;
+  let locked = false;
   try {
-    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [name]);
+    await client.query('begin');
+    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_xact_lock(hashtext($1)) as locked', [name]);
     locked = rows[0]?.locked === true;
+    if (locked) await fn();
   } catch (err) {
-    client.release(err as Error);
-    throw err;
-  }
-  if (!locked) {
-    client.release();
-    return false;
-  }
-  try {
-    await fn();
-    return true;
-  } finally {
-    // A connection that could not unlock must not go back to the pool still holding the lock: release(err) discards it.
-    const failed = await client.query('select pg_advisory_unlock(hashtext($1))', [name]).then(
+    // Rollback releases the lock; a connection that cannot even roll back is discarded, never pooled mid-transaction.
+    const failed = await client.query('rollback').then(
       () => undefined,
-      (err: Error) => err,
+      (e: Error) => e,
     );
     client.release(failed);
+    throw err;
   }
+  const failed = await client.query('commit').then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  client.release(failed);
+  return locked;
 }

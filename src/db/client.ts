@@ -30,7 +30,13 @@ export function openDatabase(url: string, max = 10): Database {
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
-/** Applies pending migrations; an advisory lock keeps concurrent starters from racing. */
+/**
+ * Applies pending migrations; an advisory lock keeps concurrent starters from
+ * racing. The lock is session-level (drizzle's migrator runs several
+ * statements and its own transaction on this client), so behind a
+ * transaction-mode pooler this must run over a direct connection:
+ * DATABASE_DIRECT_URL (see migrateAt).
+ */
 export async function runMigrations(database: Database): Promise<void> {
   const client = await database.pool.connect();
   try {
@@ -39,6 +45,16 @@ export async function runMigrations(database: Database): Promise<void> {
   } finally {
     await client.query('SELECT pg_advisory_unlock(715001)').catch(() => {});
     client.release();
+  }
+}
+
+/** Migrations over one connection of their own to `url` (DATABASE_DIRECT_URL when the pool goes through PgBouncer). */
+export async function migrateAt(url: string): Promise<void> {
+  const database = openDatabase(url, 1);
+  try {
+    await runMigrations(database);
+  } finally {
+    await database.close();
   }
 }
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ApiKeyStore, type KeyInfo } from '../auth/api-keys';
-import { openDatabase, runMigrations } from '../db/client';
+import { migrateAt, openDatabase } from '../db/client';
+import { migrationUrl } from './process';
 import { checkPostgres } from './preflight';
 import { configOrExit, fatal } from './startup';
 
@@ -63,7 +64,7 @@ await checkPostgres(config.DATABASE_URL).catch(fatal);
 const database = openDatabase(config.DATABASE_URL, 1);
 let code = 0;
 try {
-  if (config.MIGRATE_ON_START) await runMigrations(database);
+  if (config.MIGRATE_ON_START) await migrateAt(migrationUrl(config));
   const keys = new ApiKeyStore(database.db);
   if (command.kind === 'create') {
     const k = await keys.create(command.tenant, command.name);

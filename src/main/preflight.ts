@@ -57,8 +57,8 @@ const NO_SUCH_DATABASE = '3D000';
  * the server says it does not exist (through the server's `postgres`
  * database; it needs a role with CREATEDB). Returns whether it created it.
  */
-export async function checkPostgres(url: string, timeoutMs = 5_000): Promise<{ created: boolean }> {
-  const where = `Postgres at DATABASE_URL=${redact(url)}`;
+export async function checkPostgres(url: string, timeoutMs = 5_000, variable = 'DATABASE_URL'): Promise<{ created: boolean }> {
+  const where = `Postgres at ${variable}=${redact(url)}`;
   try {
     await query(url, timeoutMs, 'select 1');
     return { created: false };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { Config } from '../config/config';
-import { openDatabase, runMigrations, type Database } from '../db/client';
+import { migrateAt, openDatabase, type Database } from '../db/client';
 import { throttledErrors, type ErrorSink } from '../queue/redis';
 import { checkPostgres, checkRedis } from './preflight';
 
@@ -28,14 +28,19 @@ export interface RunningApi extends Running {
  * Returns where Redis errors go from then on: the JSON log, throttled.
  */
 export async function preflight(config: Config, log: Logger): Promise<ErrorSink> {
-  const { created } = await checkPostgres(config.DATABASE_URL);
-  if (created) log.info({ database: new URL(config.DATABASE_URL).pathname.slice(1) }, 'database did not exist: created it');
+  // The direct connection first: a missing database is created through it, since a pooler cannot.
+  const direct = config.DATABASE_DIRECT_URL;
+  const { created } = direct ? await checkPostgres(direct, undefined, 'DATABASE_DIRECT_URL') : await checkPostgres(config.DATABASE_URL);
+  if (direct) await checkPostgres(config.DATABASE_URL);
+  if (created) log.info({ database: new URL(direct ?? config.DATABASE_URL).pathname.slice(1) }, 'database did not exist: created it');
   await checkRedis(config.REDIS_URL);
   return throttledErrors((extra, msg) => log.warn(extra, msg));
 }
 
 export async function openDb(config: Config): Promise<Database> {
-  const database = openDatabase(config.DATABASE_URL);
-  if (config.MIGRATE_ON_START) await runMigrations(database);
-  return database;
+  if (config.MIGRATE_ON_START) await migrateAt(migrationUrl(config));
+  return openDatabase(config.DATABASE_URL);
 }
+
+/** Where migrations run: the direct connection when there is one (behind PgBouncer), else DATABASE_URL. */
+export const migrationUrl = (config: Config): string => config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;

@@ -24,7 +24,7 @@ export async function startApi(config: Config, log: Logger = createLogger(config
   const redis = openRedis(config.REDIS_URL, 'bo1-api', redisErrors);
   const subscriber = openRedis(config.REDIS_URL, 'bo1-api-sub', redisErrors);
   const store = new SessionStore(database);
-  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
+  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, prefix: config.QUEUE_PREFIX, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
   const hub = new EventHub((id, after, limit) => store.events(id, after, limit), subscriber, config.SSE_POLL_MS, (err) =>
     log.warn({ err }, 'event hub read failed; will retry on the next wake-up'),
   );

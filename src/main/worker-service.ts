@@ -30,12 +30,12 @@ export async function startWorker(
   const database = await openDb(config);
   const redis = openRedis(config.REDIS_URL, 'bo1-worker', redisErrors);
   const store = new SessionStore(database);
-  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
+  const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, prefix: config.QUEUE_PREFIX, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
   const embedder = await createEmbedder(config);
   // pgvector's HNSW index where the extension exists; the portable path otherwise.
   const vectorIndex = await enableVectorIndex(database.db, embedder.dimension);
   const memory = new MemoryStore(database.db, { vectorIndex });
-  const memoryQueue = new MemoryQueue(redis, config.QUEUE_NAME, (err) => redisErrors(err, 'memory-queue'));
+  const memoryQueue = new MemoryQueue(redis, config.QUEUE_NAME, (err) => redisErrors(err, 'memory-queue'), config.QUEUE_PREFIX);
   const notifier = new RedisNotifier(redis);
   const gateway = createGateway(config, provider);
   const prompts = loadPrompts();
@@ -63,6 +63,7 @@ export async function startWorker(
     },
     (msg, extra) => log.warn(extra ?? {}, msg),
     (err) => redisErrors(err, 'memory-worker'),
+    config.QUEUE_PREFIX,
   );
   await memoryQueue.scheduleCleanup();
   const jobsConnection = openRedis(config.REDIS_URL, 'bo1-worker-jobs', redisErrors);
@@ -71,6 +72,7 @@ export async function startWorker(
     jobsConnection,
     {
       queueName: config.QUEUE_NAME,
+      prefix: config.QUEUE_PREFIX,
       concurrency: config.WORKER_CONCURRENCY,
       lockDurationMs: config.JOB_LOCK_MS,
       stalledIntervalMs: config.STALLED_INTERVAL_MS,
@@ -100,6 +102,7 @@ export async function startWorker(
     queueName: config.QUEUE_NAME,
     staleMs: config.RECONCILE_STALE_MS,
     memoryJobs: config.RECONCILE_MEMORY_JOBS,
+    retentionDays: config.SESSION_RETENTION_DAYS,
     log,
   });
   const timer = setInterval(sweep, config.RECONCILE_INTERVAL_MS);

@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { DEFAULT_QUEUE_PREFIX } from './prefix';
 
 /** Memory work that must stay off the request path and out of the session's run: its own queue. */
 export const memoryJobSchema = z.discriminatedUnion('kind', [
@@ -15,10 +16,11 @@ export const memoryQueueName = (base: string) => `${base}-memory`;
 export class MemoryQueue {
   readonly queue: Queue<MemoryJob>;
 
-  /** `onError`: connection errors BullMQ reports; without a listener it prints them raw to stderr. */
-  constructor(connection: Redis, base: string, onError: (err: Error) => void = () => {}) {
+  /** `onError`: connection errors BullMQ reports; without a listener it prints them raw to stderr. `prefix`: QUEUE_PREFIX. */
+  constructor(connection: Redis, base: string, onError: (err: Error) => void = () => {}, prefix = DEFAULT_QUEUE_PREFIX) {
     this.queue = new Queue<MemoryJob>(memoryQueueName(base), {
       connection,
+      prefix,
       defaultJobOptions: {
         attempts: 3,
         backoff: { type: 'exponential', delay: 2000 },
@@ -60,9 +62,11 @@ export function startMemoryWorker(
   handle: (job: MemoryJob) => Promise<unknown>,
   log: (msg: string, extra?: object) => void,
   onError: (err: Error) => void = (err) => log('memory worker error', { err: err.message }),
+  prefix = DEFAULT_QUEUE_PREFIX,
 ): Worker<MemoryJob> {
   const worker = new Worker<MemoryJob>(memoryQueueName(base), async (job: Job<MemoryJob>) => handle(memoryJobSchema.parse(job.data)), {
     connection,
+    prefix,
     concurrency: 2,
   });
   worker.on('failed', (job, err) => log('memory job failed', { job: job?.id, err: err.message }));

@@ -2,10 +2,13 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ReleasedError } from '../app/session-run';
 import { runSession, type RunnerDeps } from '../app/run-session';
+import { DEFAULT_QUEUE_PREFIX } from './prefix';
 import { advanceJobSchema, type AdvanceJob } from './sessions-queue';
 
 export interface WorkerSettings {
   queueName: string;
+  /** BullMQ's key prefix (QUEUE_PREFIX): the queue's, or this worker watches keys nobody writes. */
+  prefix?: string;
   concurrency: number;
   lockDurationMs: number;
   stalledIntervalMs: number;
@@ -57,6 +60,7 @@ export function startSessionWorker(deps: RunnerDeps, connection: Redis, s: Worke
     },
     {
       connection,
+      prefix: s.prefix ?? DEFAULT_QUEUE_PREFIX,
       concurrency: s.concurrency,
       lockDuration: s.lockDurationMs,
       stalledInterval: s.stalledIntervalMs,

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { DEFAULT_QUEUE_PREFIX } from './prefix';
 import { boundedRedisCall, REDIS_COMMAND_TIMEOUT_MS } from './redis';
 
 export const advanceJobSchema = z.object({ sessionId: z.uuid() });
@@ -9,6 +10,8 @@ export const ADVANCE_JOB = 'advance';
 
 export interface QueueSettings {
   name: string;
+  /** BullMQ's key prefix (QUEUE_PREFIX); see prefix.ts. */
+  prefix?: string;
   attempts: number;
   /** Connection errors BullMQ reports; without a listener it prints them raw to stderr. */
   onError?: (err: Error) => void;
@@ -31,6 +34,7 @@ export class SessionsQueue {
     this.commandTimeoutMs = settings.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     this.queue = new Queue<AdvanceJob>(settings.name, {
       connection,
+      prefix: settings.prefix ?? DEFAULT_QUEUE_PREFIX,
       defaultJobOptions: {
         attempts: settings.attempts,
         backoff: { type: 'exponential', delay: 1000 },

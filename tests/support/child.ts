@@ -12,6 +12,7 @@ export function envFor(config: Config, extra: Record<string, string> = {}): Reco
     DATABASE_URL: config.DATABASE_URL,
     REDIS_URL: config.REDIS_URL,
     QUEUE_NAME: config.QUEUE_NAME,
+    QUEUE_PREFIX: config.QUEUE_PREFIX,
     MIGRATE_ON_START: 'false',
     LOG_LEVEL: 'silent',
     RECONCILE_STALE_MS: String(config.RECONCILE_STALE_MS),
