@@ -20,6 +20,7 @@ import {
   type Exec,
 } from './hybrid';
 import type { LessonStorePort } from '../ports/lesson-store';
+import type { UtteranceStorePort } from '../ports/utterance-store';
 import { LessonStore, type Lesson, type NewLesson } from './lesson-store';
 import { UtteranceStore, type NewUtterance } from './utterance-store';
 import { embeddingBits } from './vectors';
@@ -99,7 +100,7 @@ export function recallQueries(tenantId: string, q: RecallQuery, pgvector: boolea
 
 const count = async (exec: Exec, query: SQL) => (await rows<{ n: number }>(exec, query))[0]?.n ?? 0;
 
-export class MemoryStore implements ExpertMemoryPort, LessonStorePort {
+export class MemoryStore implements ExpertMemoryPort, LessonStorePort, UtteranceStorePort {
   private readonly vector: VectorPath;
   private readonly lessons: LessonStore;
   private readonly utterances: UtteranceStore;
