@@ -3,10 +3,9 @@ import { cosine } from '../domain/metrics';
 import type { ExpertMemoryPort, Memory, NewMemory, RecallQuery, ScoredMemory } from '../ports/memory-store';
 import type { SessionStorePort, Tx } from '../ports/session-store';
 import { recency, tenancyError } from './hybrid';
+import { queryWords, SUBSTRING_BONUS } from './in-memory-ranking';
 
 const CATEGORY_BOOST = 1.2;
-/** What a memory's text containing one of the query's words adds to its cosine. */
-const SUBSTRING_BONUS = 0.1;
 
 interface Stored extends Memory {
   embedding: number[];
@@ -51,7 +50,7 @@ export class InMemoryMemoryStore implements ExpertMemoryPort {
   async recall(tenantId: string, q: RecallQuery): Promise<ScoredMemory[]> {
     if (q.limit <= 0) return [];
     if (!(q.halfLifeDays > 0)) throw new RangeError('halfLifeDays must be positive');
-    const words = [...new Set(q.text.toLowerCase().match(/[a-z][a-z0-9'-]{3,}/g) ?? [])];
+    const words = queryWords(q.text);
     return [...this.rows.values()]
       .filter(
         (m) =>

@@ -5,33 +5,9 @@ import { embeddingBits } from './vectors';
 
 /** Generalised lessons (seed 004), per tenant, reinforced by each further session rather than duplicated. */
 
-export interface NewLesson {
-  id: string;
-  type: string;
-  lesson: string;
-  triggerConditions: string;
-  suggestedFix: string;
-  confidence: number;
-  tags: string[];
-  model: string;
-  promptVersion: string;
-  embedding: number[];
-  embeddingProvider: string;
-}
+import type { Lesson, LessonHit, LessonSearch, NewLesson } from '../ports/lesson-store';
 
-export interface Lesson extends Omit<NewLesson, 'embedding'> {
-  tenantId: string;
-  reinforcements: number;
-  embeddingDim: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface LessonHit extends Lesson {
-  score: number;
-  ftsRank: number | null;
-  vectorSimilarity: number | null;
-}
+export type { Lesson, LessonHit, NewLesson };
 
 const fields = {
   id: lessons.id,
@@ -119,7 +95,7 @@ export class LessonStore {
   }
 
   /** Hybrid retrieval as for memories (no recency: a lesson does not age). Lessons under `minConfidence` stay stored but never surface. */
-  async searchLessons(tenantId: string, q: { text: string; vector: number[]; limit: number; minConfidence?: number }): Promise<LessonHit[]> {
+  async searchLessons(tenantId: string, q: LessonSearch): Promise<LessonHit[]> {
     if (q.limit <= 0) return [];
     const where = sql`tenant_id = ${tenantId} and confidence >= ${q.minConfidence ?? 0.5}`;
     return this.vector.run(this.db, async (exec) => {

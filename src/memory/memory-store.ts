@@ -19,6 +19,8 @@ import {
   VectorPath,
   type Exec,
 } from './hybrid';
+import type { LessonStorePort } from '../ports/lesson-store';
+import type { UtteranceStorePort } from '../ports/utterance-store';
 import { LessonStore, type Lesson, type NewLesson } from './lesson-store';
 import { UtteranceStore, type NewUtterance } from './utterance-store';
 import { embeddingBits } from './vectors';
@@ -98,7 +100,7 @@ export function recallQueries(tenantId: string, q: RecallQuery, pgvector: boolea
 
 const count = async (exec: Exec, query: SQL) => (await rows<{ n: number }>(exec, query))[0]?.n ?? 0;
 
-export class MemoryStore implements ExpertMemoryPort {
+export class MemoryStore implements ExpertMemoryPort, LessonStorePort, UtteranceStorePort {
   private readonly vector: VectorPath;
   private readonly lessons: LessonStore;
   private readonly utterances: UtteranceStore;
@@ -290,6 +292,9 @@ export class MemoryStore implements ExpertMemoryPort {
   }
   listLessons(tenantId: string, q: { q?: string; limit: number; cursor?: string }) {
     return this.lessons.listLessons(tenantId, q);
+  }
+  exportLessons(tenantId: string) {
+    return this.lessons.exportLessons(tenantId);
   }
   insertUtterances(tenantId: string, list: NewUtterance[], tx?: Tx) {
     return this.utterances.insertUtterances(tenantId, list, tx ? execOf(tx) : this.db);

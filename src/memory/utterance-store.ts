@@ -4,21 +4,9 @@ import { assertSessionsOwned, rows, type Exec } from './hybrid';
 
 /** Novelty history (seed 003): every contribution and facilitator question, embedded, kept for the retention period. */
 
-export interface NewUtterance {
-  sessionId: string;
-  subProblemId: string;
-  round: number;
-  persona: string | null;
-  kind: 'contribution' | 'question';
-  text: string;
-  embedding: number[];
-  embeddingProvider: string;
-}
+import type { NewUtterance, Utterance } from '../ports/utterance-store';
 
-export interface Utterance extends NewUtterance {
-  id: number;
-  createdAt: string;
-}
+export type { NewUtterance, Utterance };
 
 const BATCH = 1000;
 

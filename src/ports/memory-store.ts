@@ -7,8 +7,9 @@ import type { Tx } from './session-store';
  * Implemented by Postgres (src/memory/memory-store.ts, hybrid full-text +
  * vector recall) and an in-memory twin (src/memory/in-memory-memory-store.ts,
  * a simple cosine + substring ranking), both held to
- * tests/contract/memory-store.conformance.ts. Lessons, utterances, listing
- * and deletion are Postgres-only for now.
+ * tests/contract/memory-store.conformance.ts. Lessons and utterances have
+ * their own ports (./lesson-store.ts, ./utterance-store.ts); listing and
+ * deletion are Postgres-only for now.
  */
 
 export type { NewMemory };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { event } from '../../src/domain/events';
 import type { ExpertMemoryPort, NewMemory, RecallQuery } from '../../src/ports/memory-store';
 import type { SessionStorePort } from '../../src/ports/session-store';
+import { HIRING, newSession, newTenant, PAID } from './memory-fixtures';
 
 /** A memory store under test with the session store of the same adapter (ownership checks, shared commits). */
 export interface OpenedMemoryStore {
@@ -12,8 +12,6 @@ export interface OpenedMemoryStore {
 }
 
 const NOW = new Date('2025-06-01T00:00:00Z');
-const PAID: number[] = [1, 1, 1, 1, -1, -1, -1, -1];
-const HIRING: number[] = [-1, -1, -1, -1, 1, 1, 1, 1];
 
 /** The core every expert-memory store must share: tenancy, idempotent inserts, recall's filters, supersession, commits. */
 export function memoryStoreConformance(adapter: string, open: () => Promise<OpenedMemoryStore>): void {
@@ -26,13 +24,8 @@ export function memoryStoreConformance(adapter: string, open: () => Promise<Open
     });
     afterAll(async () => opened?.close());
 
-    const tenant = () => `t-${randomUUID()}`;
-    async function session(tenantId: string): Promise<string> {
-      const id = randomUUID();
-      const created = event('session.created', { problem: 'p', context: '', provider: 'simulated', mode: 'auto' });
-      await opened.sessions.create({ id, tenantId, problem: 'p', context: '', options: {}, provider: 'simulated', seed: 's' }, created);
-      return id;
-    }
+    const tenant = newTenant;
+    const session = (tenantId: string) => newSession(opened.sessions, tenantId);
     const row = (sessionId: string, over: Partial<NewMemory> = {}): NewMemory => ({
       id: randomUUID(),
       scope: 'session',
