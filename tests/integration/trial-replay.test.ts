@@ -39,8 +39,9 @@ describe('model-written trials, replayed through the real SDK', () => {
         // The trial ran on an empty memory: nothing recalled, and nothing of the replay may leak into other test files.
         memory: { read: false, contribute: false },
       });
+      const answers = [...trial.checkpoints];
+      const unasked = answers;
       if (mode === 'interactive') {
-        const answers = [...trial.checkpoints];
         let last: string | null = null;
         for (let cp = await nextCheckpoint(stack.url, id, null, 120_000); cp; cp = await nextCheckpoint(stack.url, id, last, 120_000)) {
           last = cp.id;
@@ -49,11 +50,13 @@ describe('model-written trials, replayed through the real SDK', () => {
           const res = await resolve(stack.url, id, cp.id, body);
           expect(res.status, `${cp.kind}: ${JSON.stringify(res.body)}`).toBe(202);
         }
-        expect(answers, 'every recorded checkpoint answer was asked for again').toEqual([]);
       }
       const s = await waitForStatus(stack.url, id, ['completed', 'failed', 'cancelled'], 180_000);
       expect(replay.unmatched, 'requests with no recorded answer').toEqual([]);
+      // At most a couple of research answers the recording lacks (see trialResponder), never a debate turn, vote or synthesis.
+      expect(replay.filled.length, replay.filled.join('\n')).toBeLessThanOrEqual(2);
       expect(s.status, JSON.stringify(s.error)).toBe(trial.expected.status);
+      if (mode === 'interactive') expect(unasked, 'every recorded checkpoint answer was asked for again').toEqual([]);
       const got = Object.fromEntries(
         Object.entries((s.results?.subProblemResults ?? {}) as Record<string, any>).map(([sp, r]) => [sp, { winner: r.tally.winner, deferred: r.tally.deferred }]),
       );

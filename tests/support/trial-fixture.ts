@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { simulate } from '../../src/llm/simulated/simulated-provider';
 import type { FakeReply, FakeRequestBody } from './fake-anthropic';
 
 /** A model-relay trial recorded by scripts/record-trial.ts. */
@@ -88,6 +89,7 @@ function bag(text: string) {
 export function trialResponder(trial: Trial) {
   const recorded = trial.calls.map((c) => ({ ...c, bag: bag(`${c.system}\n${c.messages.map((m) => m.text).join('\n')}`), used: false }));
   const unmatched: string[] = [];
+  const filled: string[] = [];
   const responder = (body: FakeRequestBody): FakeReply => {
     const tool = body.tools?.[0]?.name ?? null;
     const system = (body.system ?? []).map((b) => b.text).join('\n\n');
@@ -104,6 +106,13 @@ export function trialResponder(trial: Trial) {
       const panels = Object.entries(trial.board).map(([subProblemId, codes]) => ({ subProblemId, seats: codes.map((code) => ({ code, rationale: 'Seated in the recorded trial.' })) }));
       return { toolInput: { panels }, toolName: tool };
     }
+    // Which research requests get an answer follows the engine's routing rules, which changed after the recordings (questions
+    // for the person, declined requests); a research call the recording lacks is answered by the simulated board and listed.
+    if (!best && tool === 'research') {
+      filled.push(text.slice(-200));
+      const json = body.tools![0]!.input_schema;
+      return { toolInput: JSON.parse(simulate({ key: `replay:${filled.length}`, purpose: tool, json: { name: tool, description: '', schema: json } })), toolName: tool };
+    }
     if (!best) {
       unmatched.push(`${tool}: ${text.slice(-200)}`);
       return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `no recorded answer left for ${tool}` } } };
@@ -111,5 +120,5 @@ export function trialResponder(trial: Trial) {
     best.used = true;
     return tool ? { toolInput: best.answer as Record<string, unknown>, toolName: tool } : { text: String(best.answer) };
   };
-  return { responder, unmatched, unused: () => recorded.filter((r) => !r.used).map((r) => `${r.n} ${r.tool}`) };
+  return { responder, unmatched, filled, unused: () => recorded.filter((r) => !r.used).map((r) => `${r.n} ${r.tool}`) };
 }
