@@ -4,6 +4,8 @@ import { addCalls } from '../domain/usage';
 import type { Commit, LedgerEntry, SessionPatch, SessionStorePort, Tx } from '../ports/session-store';
 import type { ModelCall } from '../calls/call';
 import { renderCall } from '../calls/render';
+import { toolsetOf } from '../calls/toolset';
+import type { LedgerFact } from '../domain/model';
 import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
 import type { Notifier } from '../ports/notifier';
@@ -56,7 +58,21 @@ export class AwaitingInputError extends Error {
 export interface CaseMemoryPolicy {
   reduce(current: unknown, events: Envelope[]): unknown;
   render(memory: unknown): string;
+  /** What the board record reads from it (src/domain/debate/record.ts). */
+  board(memory: unknown): BoardView;
 }
+
+/** The case memory's parts the board record carries. */
+export interface BoardView {
+  /** Stable once the deliberation starts: the statement, its assumptions, the person's answers to the clarifying questions. */
+  frame: string;
+  /** The session's fact ledger, oldest first. */
+  facts: LedgerFact[];
+  /** The person's messages to the board (interventions), oldest first. */
+  personSaid: string[];
+}
+
+const NO_BOARD: BoardView = { frame: '', facts: [], personSaid: [] };
 
 export interface SessionRunDeps {
   store: SessionStorePort;
@@ -108,6 +124,11 @@ export class SessionRun {
   /** The case memory as prompts render it ('' without a policy). */
   caseMemoryText(): string {
     return this.deps.caseMemory ? this.deps.caseMemory.render(this.caseMemory) : '';
+  }
+
+  /** The case memory's parts the board record carries. */
+  board(): BoardView {
+    return this.deps.caseMemory ? this.deps.caseMemory.board(this.caseMemory) : NO_BOARD;
   }
 
   /** The decision and its context, as every prompt of the session carries them. */
@@ -174,7 +195,7 @@ export class SessionRun {
       pendingCostUsd: () => calls.reduce((a, c) => a + c.costUsd, 0),
       usageIncludingPending: async () => addCalls(await this.deps.store.usage(this.sessionId), calls),
       call: (call, input, onDelta) => {
-        const prompt = renderCall(call, input, this.deps.prompts, { ...this.frame, caseMemory: this.caseMemoryPrompt() });
+        const prompt = renderCall(call, input, this.deps.prompts, { ...this.frame, caseMemory: this.caseMemoryPrompt(), board: this.board().frame });
         return this.deps.gateway.invoke(call, input, prompt, {
           key: `${this.seed}:${key}`,
           signal: this.signal,
@@ -182,7 +203,7 @@ export class SessionRun {
           record: (e) => calls.push({ ...e, stepKey: key }),
           onFallback: (notice) => fallbacks.push(event('model.fallback', notice)),
           ...(onDelta && { onDelta }),
-        });
+        }, toolsetOf(call));
       },
     };
     let out: StepOutput<T>;

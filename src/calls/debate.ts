@@ -26,8 +26,8 @@ export interface ExpertTurnInput {
   phase: DebatePhase;
   /** What memory gives this expert (earlier sub-problems, earlier sessions), rendered; '' for none. */
   memory: string;
-  /** The discussion so far, rendered (full rounds, or summaries and key arguments for long debates). */
-  discussion: string;
+  /** The board record so far, one block per chapter (src/domain/debate/record.ts). */
+  record: string[];
   /** This expert's latest stated position, if any. */
   previous: string | null;
   /** The others' latest positions. */
@@ -74,7 +74,7 @@ const expertTurnVars = (i: ExpertTurnInput) => ({
   instruction: INSTRUCTIONS[i.phase],
   memory: i.memory ? `\n${i.memory}\n` : '',
   inputs: respondTo(i),
-  discussion: i.discussion,
+  record: i.record,
   length: i.round === 1 ? '100-150 words' : '60-120 words',
 });
 
@@ -89,6 +89,7 @@ export const openingStatementCall = defineCall<ExpertTurnInput, Contribution>({
   template: 'expert_turn',
   output: fixed(contributionSchema),
   vars: expertTurnVars,
+  toolset: 'board',
   estimate: { input: 2_500, output: 250 },
 });
 
@@ -106,10 +107,12 @@ export interface FacilitatorInput {
   panel: string[];
   /** Lessons from earlier sessions, rendered; '' for none. */
   lessons: string;
+  /** The board record before this round (the round itself is `contributions`). */
+  record: string[];
   /** The strongest arguments as the facilitator listed them after the previous round: "so far" means this list, updated. */
   keyArguments: string[];
   intervention: string | null;
-  contributions: { persona: string; text: string; position: string; agreesWith: string[]; disagreesWith: string[]; researchRequest: string | null }[];
+  contributions: { persona: string; text: string; position: string; agreesWith: string[]; disagreesWith: string[]; researchRequest: string | null; claims?: Contribution['claims']; confidence?: number }[];
 }
 
 /** The facilitator's round: summary, key arguments, metrics the stopping rules read, who speaks next, the next question. */
@@ -118,10 +121,12 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
   role: 'facilitator',
   phase: 'facilitation',
   tier: 'fast',
-  maxTokens: 900,
+  maxTokens: 1700,
   template: 'facilitator_round',
   output: fixed(facilitatorRoundSchema),
+  toolset: 'board',
   vars: (i) => ({
+    record: i.record,
     subProblem: i.subProblem,
     round: i.round,
     maxRounds: i.maxRounds,
@@ -130,11 +135,17 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
     lessons: i.lessons,
     keyArguments: i.keyArguments.length ? `\nKey arguments so far (your list after the previous round; keep what still stands, add what this round brought):\n${i.keyArguments.map((a) => `- ${a}`).join('\n')}\n` : '',
     intervention: i.intervention ? `\nThe person intervened before this round: "${i.intervention}". Say in your summary how the experts answered it.\n` : '',
+    straw:
+      i.round === 1
+        ? '\nThis was the opening round: also fill `straw`, the straw vote: the distinct positions the opening statements took, as options (A, B, C, D in order, 2-4 unless everyone took the same one), each expert mapped onto the option their opening position supports, and whether the decision as a whole is a one-way door (hard to reverse) or a two-way door.\n'
+        : '\nSet `straw` to null (it is for the opening round only).\n',
     lastRound:
       i.round >= i.maxRounds
         ? '\nThis was the last round allowed: the board votes next. Leave `wantsToSpeak` empty and make `nextQuestion` the question the vote must settle.\n'
         : '',
-    contributions: i.contributions.map((t) => `[${nameOf(t.persona)} (${t.persona})] ${t.text}`).join('\n\n'),
+    contributions: i.contributions
+      .map((t) => [`[${nameOf(t.persona)} (${t.persona})] ${t.text}`, `  Position: ${t.position}`, ...(t.claims?.length ? [`  Rests on: ${t.claims.map((c) => `${c.claim} (${c.basis})`).join('; ')}`] : [])].join('\n'))
+      .join('\n\n'),
   }),
   estimate: { input: 2_000, output: 250 },
 });
@@ -143,6 +154,7 @@ export interface ModeratorInput {
   kind: 'contrarian' | 'skeptic' | 'optimist' | 'deadlock';
   subProblem: SubProblemBrief;
   positions: { persona: string; position: string }[];
+  record: string[];
 }
 
 /** One moderator intervention, or the facilitator's deadlock break. */
@@ -154,13 +166,15 @@ export const moderatorCall = defineCall<ModeratorInput, { text: string }>({
   maxTokens: 600,
   template: 'moderator',
   output: fixed(moderatorSchema),
-  vars: (i) => ({ kind: i.kind, subProblem: i.subProblem, positions: i.positions.map((p) => `- ${nameOf(p.persona)}: ${p.position}`).join('\n') }),
+  toolset: 'board',
+  vars: (i) => ({ record: i.record, kind: i.kind, subProblem: i.subProblem, positions: i.positions.map((p) => `- ${nameOf(p.persona)}: ${p.position}`).join('\n') }),
   estimate: { input: 1_500, output: 200 },
 });
 
 export interface ResearchInput {
   subProblem: SubProblemBrief;
   query: string;
+  record: string[];
 }
 
 /** The researcher: general knowledge only, labelled as such. */
@@ -172,6 +186,7 @@ export const researchCall = defineCall<ResearchInput, { findings: string; confid
   maxTokens: 600,
   template: 'research',
   output: fixed(researchSchema),
-  vars: (i) => ({ subProblem: i.subProblem, query: i.query }),
+  toolset: 'board',
+  vars: (i) => ({ record: i.record, subProblem: i.subProblem, query: i.query }),
   estimate: { input: 1_500, output: 400 },
 });

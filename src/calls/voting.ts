@@ -9,6 +9,8 @@ export interface OptionsInput {
   discussion: string;
   /** Each panel member's latest position. */
   positions: { persona: string; position: string }[];
+  /** The straw vote's options after the opening round; [] when there was none. */
+  straw: { id: string; title: string }[];
 }
 
 /**
@@ -23,7 +25,13 @@ export const optionsCall = defineCall<OptionsInput, OptionsOutput>({
   maxTokens: 3200,
   template: 'options',
   output: fixed(optionsSchema),
-  vars: (i) => ({ subProblem: i.subProblem, discussion: i.discussion }),
+  vars: (i) => ({
+    subProblem: i.subProblem,
+    discussion: i.discussion,
+    straw: i.straw.length
+      ? `\nThe straw vote after the opening round used these options:\n${i.straw.map((o) => `- ${o.id}. ${o.title}`).join('\n')}\nFor each option you give, set \`strawId\` to the straw option it continues (null for one the debate brought up), so the board can see what the debate changed.\n`
+      : '',
+  }),
   estimate: { input: 3_000, output: 600 },
 });
 
@@ -42,6 +50,8 @@ export interface VoteInput {
   disagreements: { persona: string; with: string[] }[];
   /** The voter's own latest position; null when they did not speak. */
   position: string | null;
+  /** The board record of the whole debate (src/domain/debate/record.ts). */
+  record: string[];
   options: Pick<Option, 'id' | 'title' | 'description' | 'pros' | 'cons' | 'bestIf' | 'reversibility'>[];
 }
 
@@ -59,7 +69,10 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
   maxTokens: 600,
   template: 'vote',
   output: (i) => voteSchema.extend({ optionId: z.enum(i.options.map((o) => o.id) as [string, ...string[]]) }),
+  toolset: 'board',
+  tool: voteSchema,
   vars: (i) => ({
+    record: i.record,
     persona: i.persona,
     subProblem: i.subProblem,
     keyArguments: bullets(i.keyArguments),

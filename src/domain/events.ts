@@ -49,7 +49,7 @@ const metrics = z.object({
 });
 const stop = z.object({
   stop: z.boolean(),
-  reason: z.enum(['continue', 'consensus', 'diminishing_returns', 'deadlock', 'max_rounds', 'time_limit', 'budget', 'person']),
+  reason: z.enum(['continue', 'consensus', 'diminishing_returns', 'deadlock', 'max_rounds', 'time_limit', 'budget', 'person', 'straw_consensus']),
   action: z.enum(['continue', 'vote', 'break_deadlock']),
   detail: z.string(),
 });
@@ -150,6 +150,26 @@ export const eventDataSchemas = {
     kind: z.enum(['summary', 'redirect', 'invite', 'deadlock', 'intervention']),
     text: z.string(),
   }),
+  'facts.recorded': z
+    .object({
+      ...subProblemRef,
+      round: z.number().int(),
+      facts: z.array(z.object({ id: z.string(), text: z.string(), kind: z.string(), source: z.string() })),
+    })
+    .describe("Entries of the session's fact ledger the facilitator recorded after a round: every other sub-problem's experts see them from their next round, and the final recommendation reconciles them"),
+  'vote.straw': z
+    .object({
+      ...subProblemRef,
+      options: z.array(z.object({ id: z.string(), title: z.string() })),
+      votes: z.array(z.object({ persona: z.string(), name: z.string(), optionId: z.string(), confidence: z.number() })),
+      distribution: z.record(z.string(), z.number().int()),
+      winner: z.string().nullable(),
+      tie: z.array(z.string()),
+      unanimous: z.boolean(),
+      reversibility: z.enum(['one_way', 'two_way']),
+      skipsDebate: z.boolean().describe('A unanimous, confident straw vote on a two-way door sends the board straight to the vote'),
+    })
+    .describe('After the opening round: what a plain vote of the panel on its opening positions would choose, with each expert\'s confidence'),
   'moderator.intervened': z.object({ ...subProblemRef, round: z.number().int(), moderator: z.string(), text: z.string() }),
   'research.declined': z.object({
     ...subProblemRef,
@@ -221,7 +241,20 @@ export const eventDataSchemas = {
     ...subProblemRef,
     changes: z.array(z.object({ persona: z.string(), before: z.number(), after: z.number() })),
   }),
-  'vote.completed': z.object({ ...subProblemRef, tally: tallySchema, reversibility: z.enum(['one_way', 'two_way']) }),
+  'vote.completed': z.object({
+    ...subProblemRef,
+    tally: tallySchema,
+    reversibility: z.enum(['one_way', 'two_way']),
+    debateEffect: z
+      .object({
+        changedOutcome: z.boolean().nullable(),
+        strawWinner: z.string().nullable(),
+        finalWinnerStraw: z.string().nullable(),
+        positionChanges: z.array(z.object({ persona: z.string(), from: z.string(), to: z.string(), reason: z.string() })),
+      })
+      .optional()
+      .describe('The vote against the straw vote after the opening round: whether the debate changed the outcome, and who moved and why'),
+  }),
   'synthesis.completed': z.object({
     ...subProblemRef,
     synthesis: kept(synthesisSchema),

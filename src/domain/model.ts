@@ -86,6 +86,7 @@ export const optionSchema = z.object({
   cons: z.array(z.string().max(200)).min(1).max(4),
   bestIf: z.string().min(3).max(300),
   reversibility: z.enum(['one_way', 'two_way']),
+  strawId: z.string().regex(/^[A-D]$/).nullable().optional().describe("The straw vote's option this one continues, or null for a new one"),
 });
 export type Option = z.infer<typeof optionSchema>;
 
@@ -111,6 +112,32 @@ export const calibrationSchema = z.object({
   reason: z.string().min(3).max(400),
 });
 
+/** One entry of the session's fact ledger, as the facilitator records it after a round. */
+export const factSchema = z.object({
+  text: z.string().min(3).max(300).describe('The fact as the board will use it, with its number and unit where it has one'),
+  kind: z.enum(['figure', 'assumption', 'decision', 'constraint']),
+  source: z.string().max(40).describe("Who established it: an expert's persona code, 'person' for what the person said, or 'research'"),
+});
+export type Fact = z.infer<typeof factSchema>;
+/** A fact in the session's ledger: where it was established. */
+export interface LedgerFact extends Fact {
+  id: string;
+  subProblemId: string;
+  round: number;
+}
+
+/** After the opening round: the positions taken, as options, and where each expert stands. */
+export const strawSchema = z.object({
+  options: z
+    .array(z.object({ id: z.string().regex(/^[A-D]$/), title: z.string().min(3).max(120) }))
+    .min(1)
+    .max(4)
+    .describe('The distinct positions the opening statements took, as options A, B, C, D in order'),
+  votes: z.array(z.object({ persona: z.string().max(40), optionId: z.string().regex(/^[A-D]$/) })).max(6).describe("Each expert's opening position as one of those options"),
+  reversibility: z.enum(['one_way', 'two_way']).describe('Is the decision as a whole hard to reverse?'),
+});
+export type Straw = z.infer<typeof strawSchema>;
+
 export const facilitatorRoundSchema = z.object({
   summary: z.string().min(10).max(800).describe('Key points and disagreements of the round, 2-3 sentences'),
   keyArguments: z.array(z.string().max(300)).max(5).describe('The strongest arguments so far'),
@@ -119,6 +146,12 @@ export const facilitatorRoundSchema = z.object({
   sentiment: z.enum(['optimistic', 'balanced', 'pessimistic']),
   wantsToSpeak: z.array(z.string().max(40)).max(5).describe('Persona codes with something material to add next round'),
   nextQuestion: z.string().min(5).max(300).describe('The probing question for the next round'),
+  facts: z
+    .array(factSchema)
+    .max(5)
+    .optional()
+    .describe('What this round established that the rest of the board must use (other sub-problems and the final plan): new figures, assumptions, decisions, constraints; [] if none'),
+  straw: strawSchema.nullable().optional().describe('After the opening round only: the straw vote on the opening positions; null in later rounds'),
 });
 export type FacilitatorRound = z.infer<typeof facilitatorRoundSchema>;
 

@@ -53,6 +53,15 @@ export const engineSettingsSchema = z.object({
   speakersPerRound: z.number().int().min(1).max(6).default(3),
   researchPerSubProblem: z.number().int().min(0).max(5).default(2),
   /**
+   * Whether a sub-problem debates past its opening round. `when_contested`:
+   * a two-way door whose straw vote (the panel's opening positions) is
+   * unanimous, every expert at least `strawConsensusConfidence` sure, goes
+   * straight to the vote; one-way doors always debate. `always`: every
+   * sub-problem debates until a stopping rule ends it.
+   */
+  debate: z.enum(['always', 'when_contested']).default('when_contested'),
+  strawConsensusConfidence: z.number().min(0).max(1).default(0.8),
+  /**
    * Past `summariseAfterRounds` rounds, early rounds are summarised and only
    * the last `fullRoundsKept` stay in full. The issue says "past 10 rounds",
    * but its own budget (round 10's prompt at most twice round 2's) needs the

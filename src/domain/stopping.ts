@@ -10,7 +10,7 @@ import type { EngineSettings } from './settings';
  */
 
 /** `person`: the person moved the board to the vote at a checkpoint (not a rule of this module). */
-export type StopReason = 'continue' | 'consensus' | 'diminishing_returns' | 'deadlock' | 'max_rounds' | 'time_limit' | 'budget' | 'person';
+export type StopReason = 'continue' | 'consensus' | 'diminishing_returns' | 'deadlock' | 'max_rounds' | 'time_limit' | 'budget' | 'person' | 'straw_consensus';
 
 export interface StopInput {
   round: number;

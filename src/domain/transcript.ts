@@ -117,9 +117,18 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
       case 'vote.completed': {
         const t = d.tally as Data;
         const result = t.winner ? `option ${t.winner}` : t.deferred ? 'deferred (no supermajority for a one-way door)' : `a tie between ${joinAnd(t.tie as string[])}`;
-        add(e, 'tally', `Votes: ${voteLine(t.distribution as Record<string, number>)}. ${t.why} Result: ${result}.`, 'FACILITATOR');
+        add(e, 'tally', [`Votes: ${voteLine(t.distribution as Record<string, number>)}. ${t.why} Result: ${result}.`, ...effectLines(d.debateEffect as Data | undefined, names)].join('\n'), 'FACILITATOR');
         break;
       }
+      case 'vote.straw': {
+        const options = (d.options as Data[]).map((o) => `${o.id}. ${o.title}`).join('; ');
+        const skip = d.skipsDebate ? ' Unanimous and sure on a two-way door: the board goes straight to the vote.' : '';
+        if (debate) add(e, 'straw', `Straw vote on the opening positions: ${voteLine(d.distribution as Record<string, number>)} (${options}).${skip}`, 'FACILITATOR');
+        break;
+      }
+      case 'facts.recorded':
+        if (debate) add(e, 'facts', bullets('Facts recorded for the whole board', (d.facts as Data[]).map((f) => `[${f.id}] ${f.text}`)).join('\n'), 'FACILITATOR');
+        break;
       case 'synthesis.completed': {
         const s = d.synthesis as Data;
         const text = [
@@ -198,6 +207,16 @@ function boardText(d: Data, names: Map<string, string>): string {
   const by = d.selection?.by as string | undefined;
   const notes = ((d.selection?.notes ?? []) as string[]).map((n) => `- ${n}`);
   return [...panels, ...(by ? [how[by] ?? ''] : []), ...notes].join('\n');
+}
+
+/** The vote against the straw vote: did the debate change the outcome, and who moved. */
+function effectLines(effect: Data | undefined, names: Map<string, string>): string[] {
+  if (!effect || effect.changedOutcome === null || effect.changedOutcome === undefined) return [];
+  const head = effect.changedOutcome
+    ? `The debate changed the outcome: the straw vote ${effect.strawWinner ? `favoured ${effect.strawWinner}` : 'was split'}.`
+    : 'The debate confirmed what the straw vote on the opening positions chose.';
+  const moved = ((effect.positionChanges ?? []) as Data[]).map((c) => `- ${names.get(c.persona) ?? c.persona} moved from ${c.from} to ${c.to}: ${c.reason}`);
+  return [head, ...moved];
 }
 
 /** What the person chose at a checkpoint, as a line of the conversation. */

@@ -25,6 +25,12 @@ export interface CallSpec<T> {
   input?: unknown;
   /** Expected output tokens, for the ledger row written before the call; defaults to a quarter of maxTokens. */
   estimatedOutputTokens?: number;
+  /**
+   * The tool set sent with the call (its own among them), shared by the calls
+   * of a session that read the same record, so their prompts share a prefix.
+   * The answer is still validated against `schema`.
+   */
+  toolset?: { purpose: string; schema: z.ZodType }[];
 }
 
 export interface CallContext {
@@ -127,7 +133,7 @@ export class LlmGateway {
   }
 
   /** Runs a call from the catalogue: its tier, room, phase and output contract come from the declaration. */
-  invoke<I, O>(call: ModelCall<I, O>, input: I, prompt: RenderedPrompt, ctx: CallContext): Promise<O> {
+  invoke<I, O>(call: ModelCall<I, O>, input: I, prompt: RenderedPrompt, ctx: CallContext, toolset?: CallSpec<O>['toolset']): Promise<O> {
     const spec = {
       tier: call.tier,
       role: call.role,
@@ -139,6 +145,7 @@ export class LlmGateway {
       schema: call.output(input),
       input,
       estimatedOutputTokens: call.estimate.output,
+      ...(toolset && { toolset }),
     };
     return this.call(spec, ctx).then(
       (r) => r.output,
@@ -150,7 +157,7 @@ export class LlmGateway {
     const base: LlmRequest = {
       model: chain[0]!.model,
       system: spec.prompt.system,
-      cacheablePrefix: spec.prompt.system.length,
+      cacheAfter: spec.prompt.cacheAfter ?? (spec.prompt.system.length ? [spec.prompt.system.length - 1] : []),
       messages: [{ role: 'user', content: spec.prompt.user }],
       maxTokens: spec.maxTokens,
       purpose: spec.purpose,
@@ -158,7 +165,8 @@ export class LlmGateway {
       ...(spec.temperature !== undefined && { temperature: spec.temperature }),
       ...(spec.input !== undefined && { input: spec.input }),
       ...(spec.schema && {
-        json: { name: spec.purpose, description: `Answer for ${spec.purpose}`, schema: toJsonSchema(spec.schema) },
+        json: toolSpec(spec.purpose, spec.schema),
+        ...(spec.toolset && { tools: spec.toolset.map((t) => toolSpec(t.purpose, t.schema)) }),
       }),
       ...(ctx.signal && { signal: ctx.signal }),
       ...(ctx.onDelta && { onDelta: ctx.onDelta }),
@@ -215,7 +223,7 @@ export class LlmGateway {
 
   private async raw<T>(spec: CallSpec<T>, ctx: CallContext, provider: LlmProvider, req: LlmRequest, attempt: number): Promise<LlmResponse> {
     const started = performance.now();
-    const prefix = req.system.slice(0, req.cacheablePrefix).join('\n');
+    const prefix = req.system.slice(0, (req.cacheAfter.at(-1) ?? -1) + 1).join('\n');
     const entry = (usage: LlmUsage, outcome: string, model = req.model): LedgerEntry => ({
       stepKey: ctx.key,
       provider: provider.name,
@@ -235,7 +243,8 @@ export class LlmGateway {
       outcome,
     });
     // Written ahead, so a call in flight at a crash is still in the ledger (as abandoned, with this estimate).
-    const sent = req.system.join('\n').length + req.messages.reduce((n, m) => n + m.content.length, 0) + (req.json ? JSON.stringify(req.json.schema).length : 0);
+    const tools = req.tools ?? (req.json ? [req.json] : []);
+    const sent = req.system.join('\n').length + req.messages.reduce((n, m) => n + m.content.length, 0) + tools.reduce((n, t) => n + JSON.stringify(t.schema).length, 0);
     const estimated: LlmUsage = { inputTokens: Math.ceil(sent / 4), outputTokens: spec.estimatedOutputTokens ?? Math.ceil(req.maxTokens / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
     const id = ctx.open ? await ctx.open(entry(estimated, 'pending')) : undefined;
     const settled = (e: LedgerEntry): LedgerEntry => (id === undefined ? e : { ...e, id });
@@ -265,6 +274,8 @@ function parse<T>(schema: z.ZodType<T>, text: string): { ok: true; value: T } | 
 }
 
 const schemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+const toolSpec = (name: string, schema: z.ZodType) => ({ name, description: `Answer for ${name}`, schema: toJsonSchema(schema) });
 
 export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
   let js = schemaCache.get(schema);

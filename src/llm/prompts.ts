@@ -3,10 +3,13 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Prompt templates from `prompts/`. A template is Markdown with a front matter
- * (`name`, `version`), then `## system: <label>` sections (stable, sent first
- * so a provider can cache them) and one `## user` section (what changes per
- * call). `{{path.to.value}}` interpolates; `{{> partial}}` includes
- * `prompts/partials/<partial>.md`. A missing value is an error, never "undefined".
+ * (`name`, `version`), then `## system: <label>` sections (what calls of a
+ * session share, sent first so a provider can cache them) and one `## user`
+ * section (what changes per call). `{{path.to.value}}` interpolates;
+ * `{{> partial}}` includes `prompts/partials/<partial>.md`. A system section
+ * that is a lone `{{value}}` naming a list becomes one block per item (the
+ * board record's chapters), so a later call whose list only grew shares every
+ * earlier block. A missing value is an error, never "undefined".
  */
 
 export interface Template {
@@ -20,8 +23,13 @@ export interface RenderedPrompt {
   /** `name@version`, recorded with every call. */
   version: string;
   system: string[];
+  /** The system blocks a cache breakpoint follows (see `render`); absent: the last block. */
+  cacheAfter?: number[];
   user: string;
 }
+
+/** Anthropic's limit of cache breakpoints per request. */
+const BREAKPOINTS = 4;
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../../prompts', import.meta.url));
 
@@ -68,12 +76,23 @@ function interpolate(text: string, vars: Record<string, unknown>, where: string)
   });
 }
 
+/**
+ * Every system block ends where an earlier call of the session may have
+ * written a cache entry; the last four block ends carry the breakpoints, so a
+ * call finds the longest prefix a call before it wrote even when the record
+ * grew by up to three chapters since.
+ */
 export function render(t: Template, vars: Record<string, unknown>): RenderedPrompt {
-  return {
-    version: `${t.name}@${t.version}`,
-    system: t.system.map((s) => interpolate(s.body, vars, `${t.name}/${s.label}`)),
-    user: interpolate(t.user, vars, `${t.name}/user`),
-  };
+  const system: string[] = [];
+  for (const s of t.system) {
+    const where = `${t.name}/${s.label}`;
+    const whole = /^\{\{\s*([\w.]+)\s*\}\}$/.exec(s.body);
+    const value = whole ? lookup(vars, whole[1]!) : undefined;
+    if (Array.isArray(value)) system.push(...value.map(String).filter((b) => b.trim()));
+    else system.push(interpolate(s.body, vars, where));
+  }
+  const cacheAfter = system.map((_, i) => i).slice(-BREAKPOINTS);
+  return { version: `${t.name}@${t.version}`, system, cacheAfter, user: interpolate(t.user, vars, `${t.name}/user`) };
 }
 
 /** Loads every template in the folder once; a broken template fails at start, not mid-session. */

@@ -1,3 +1,5 @@
+import type { LedgerFact } from '../domain/model';
+import type { BoardView } from '../app/session-run';
 import type { CaseMemory, SubProblemProgress } from './case-memory';
 import { charBudget } from './tokens';
 
@@ -22,6 +24,7 @@ const SECTIONS = {
   assumptions: { title: 'Assumptions the board works on:', drop: 3 },
   person: { title: 'What the person told the board (oldest first):', drop: 5 },
   decisions: { title: 'Decisions so far:', drop: 4 },
+  facts: { title: 'Fact ledger (what the sub-problems established, oldest first; [id, sub-problem, kind, source]):', drop: 2.5 },
   subProblems: { title: 'Sub-problems:', drop: 2 },
   contradictions: { title: 'Open contradictions:', drop: 1 },
   activity: { title: 'Activity (oldest first, grouped by sub-problem):', drop: 0 },
@@ -47,6 +50,9 @@ function progressLine(id: string, p: SubProblemProgress): string {
   return `- ${id}${p.title ? ` ${p.title}` : ''}: ${parts.join(', ')}`;
 }
 
+/** A ledger fact as prompts cite it. */
+export const factLine = (f: LedgerFact): string => `- [${f.id}, ${f.subProblemId}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}`;
+
 function items(mem: CaseMemory): Item[] {
   const out: Item[] = [];
   const add = (section: Section, texts: string[]) => texts.forEach((text, age) => out.push({ section, text, age }));
@@ -57,6 +63,7 @@ function items(mem: CaseMemory): Item[] {
     'decisions',
     [...mem.decisions].sort((a, b) => byId(a.subProblemId, b.subProblemId)).map((d) => `- ${d.subProblemId} (confidence ${d.confidence.toFixed(2)}): ${d.text}`),
   );
+  add('facts', mem.facts.map(factLine));
   add(
     'subProblems',
     Object.keys(mem.subProblems)
@@ -132,4 +139,20 @@ export function renderCaseMemory(mem: CaseMemory, maxTokens = 3000): string {
     all.filter((i) => !dropped.has(i)),
     new Map(sections.map((s) => [s, kept.get(s)!.left])),
   );
+}
+
+/**
+ * What the board record reads from the case: the frame that stays fixed once
+ * the deliberation starts (statement, assumptions, the person's answers to
+ * the clarifying questions), the fact ledger, and the person's messages.
+ * Nothing here is cut to a budget: the record bounds itself.
+ */
+export function boardView(mem: CaseMemory): BoardView {
+  const answers = mem.intents.filter((i) => i.kind === 'answer').map((i) => `- ${i.text}`);
+  const frame = [
+    ...(mem.statement ? [`Problem statement${mem.statementBy === 'person' ? ' (as the person rewrote it)' : ''}: ${mem.statement}`] : []),
+    ...(mem.assumptions.length ? ['Assumptions the board works on:', ...mem.assumptions.map((a) => `- ${a}`)] : []),
+    ...(answers.length ? ["The person's answers to the board's questions:", ...answers] : []),
+  ].join('\n');
+  return { frame, facts: mem.facts, personSaid: mem.intents.filter((i) => i.kind !== 'answer').map((i) => i.text) };
 }

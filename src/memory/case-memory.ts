@@ -1,3 +1,4 @@
+import type { LedgerFact } from '../domain/model';
 import { clipToSentence } from './tokens';
 
 /**
@@ -67,6 +68,8 @@ export interface CaseMemory {
   contradictions: CaseContradiction[];
   /** Progress per sub-problem id: counters of one sub-problem never mix with a parallel one's. */
   subProblems: Record<string, SubProblemProgress>;
+  /** The session's fact ledger: what each sub-problem's rounds established, oldest first, at most MAX_FACTS. */
+  facts: LedgerFact[];
   /** Rolling activity log, at most MAX_ENTRIES, oldest first. */
   entries: CaseMemoryEntry[];
   /** Session-wide tallies for the snapshot (contributions, contributions:<persona>, contradictions, interventions); not rendered. */
@@ -90,6 +93,8 @@ export const MAX_ASSUMPTIONS = 10;
 export const MAX_MESSAGES = 10;
 /** Not in the seed; needed so the list is bounded too. Closed ones go first. */
 export const MAX_CONTRADICTIONS = 10;
+/** Five sub-problems of a few rounds, at most five facts a round: the oldest roll out past this. */
+export const MAX_FACTS = 60;
 
 /**
  * Per-item caps, in estimated tokens. The person's words get ~2,000
@@ -106,7 +111,7 @@ export const ACTIVITY_TOKENS = 120;
 const POSITION_TOKENS = 45;
 
 export function emptyCaseMemory(): CaseMemory {
-  return { statement: '', statementBy: 'board', assumptions: [], intents: [], decisions: [], contradictions: [], subProblems: {}, entries: [], counters: {} };
+  return { statement: '', statementBy: 'board', assumptions: [], intents: [], decisions: [], contradictions: [], subProblems: {}, facts: [], entries: [], counters: {} };
 }
 
 // Event data is validated when logged, but the reducer must never throw on an
@@ -137,6 +142,7 @@ export function normaliseCaseMemory(v: unknown): CaseMemory {
     decisions: arr<CaseDecision>(m.decisions),
     contradictions: arr<CaseContradiction>(m.contradictions),
     subProblems: rec(m.subProblems) as Record<string, SubProblemProgress>,
+    facts: arr<LedgerFact>(m.facts),
     // Old memories kept the statement and assumptions as entries: those now have fields of their own.
     entries: arr<CaseMemoryEntry>(m.entries).filter((e) => e.kind !== 'problem' && e.kind !== 'assumption'),
     counters: rec(m.counters) as Record<string, number>,
@@ -151,6 +157,7 @@ function copy(mem: CaseMemory): CaseMemory {
     decisions: mem.decisions.map((d) => ({ ...d })),
     contradictions: mem.contradictions.map((c) => ({ ...c, between: [...c.between] })),
     subProblems: Object.fromEntries(Object.entries(mem.subProblems).map(([id, p]) => [id, { ...p }])),
+    facts: mem.facts.map((f) => ({ ...f })),
     entries: mem.entries.map((e) => ({ ...e })),
     counters: { ...mem.counters },
   };
@@ -280,6 +287,18 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
           p.status = event.type === 'subproblem.completed' ? 'completed' : 'skipped';
           p.round = Math.max(p.round, num(data.rounds) ?? 0);
         }
+        break;
+      }
+      case 'facts.recorded': {
+        const round = num(data.round) ?? 0;
+        for (const f of list(data.facts).map(rec)) {
+          const id = str(f.id);
+          const text = oneLine(str(f.text), ASSUMPTION_TOKENS);
+          // A re-delivered event (the same ids) is folded once.
+          if (!id || !text || m.facts.some((x) => x.id === id)) continue;
+          m.facts.push({ id, subProblemId: sp, round, text, kind: (str(f.kind) || 'figure') as LedgerFact['kind'], source: str(f.source) });
+        }
+        m.facts = keepLast(m.facts, MAX_FACTS);
         break;
       }
       case 'moderator.intervened':

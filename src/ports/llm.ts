@@ -15,12 +15,18 @@ export interface LlmRequest {
   /** Resolved model id (from the tier's config). */
   model: string;
   /**
-   * System prompt blocks, stable first. Adapters that support prompt caching
-   * put a cache breakpoint after block `cacheablePrefix - 1`.
+   * System prompt blocks, the session's shared record first (rules, the
+   * decision, the board record oldest first), so that calls of a session
+   * share a long prefix a provider can cache.
    */
   system: string[];
-  /** How many leading `system` blocks are stable across calls (cacheable). */
-  cacheablePrefix: number;
+  /**
+   * Indexes of the `system` blocks after which a cache breakpoint goes (at
+   * most four, ascending): the ends of the shared prefix that earlier calls
+   * of the session are likely to have written. Adapters without explicit
+   * caching ignore them.
+   */
+  cacheAfter: number[];
   messages: LlmMessage[];
   maxTokens: number;
   temperature?: number;
@@ -29,7 +35,13 @@ export interface LlmRequest {
    * Schema; adapters return that object serialized as `text`. The caller
    * still validates it.
    */
-  json?: { name: string; description: string; schema: Record<string, unknown> };
+  json?: ToolSpec;
+  /**
+   * The tool set sent with the request, `json` among them (forced by name).
+   * Calls of a session that share one set share the prompt's leading tools
+   * block, which a provider's cache keys on first; absent means `[json]`.
+   */
+  tools?: ToolSpec[];
   /** Aborting cancels the in-flight request; the adapter rejects with LlmError kind 'aborted'. */
   signal?: AbortSignal;
   /** Deterministic identity of this call (step key + attempt); the simulated adapter seeds from it. */
@@ -43,6 +55,13 @@ export interface LlmRequest {
   input?: unknown;
   /** When given, the adapter streams and reports text deltas as they arrive. */
   onDelta?: (delta: string) => void;
+}
+
+/** One structured answer the model may give: a name, what it is for, and its JSON Schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
 }
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal' | 'other';

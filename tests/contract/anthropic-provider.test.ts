@@ -55,7 +55,7 @@ describe('anthropic provider (real SDK against a fake Anthropic server)', () => 
   });
 
   it('puts no cache breakpoint when nothing is cacheable', async () => {
-    await provider.generate(request({ cacheablePrefix: 0 }));
+    await provider.generate(request({ cacheAfter: [] }));
     expect(fake.requests[0]!.body.system!.some((b) => b.cache_control)).toBe(false);
   });
 

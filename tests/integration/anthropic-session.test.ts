@@ -63,5 +63,27 @@ describe('a session on the anthropic provider (real SDK, fake server)', () => {
     const first = msgs.at(-1)!.body;
     expect(first.system!.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
     expect(first.tool_choice).toEqual({ type: 'tool', name: first.tools![0]!.name });
+
+    // Calls that read the board record share one prefix: the same tool set (each forcing its own), the same rules
+    // and decision, then the sub-problem's record, so a later call's system blocks start with an earlier one's.
+    const board = msgs.map((r) => r.body).filter((b) => ['opening_statement', 'contribution', 'facilitator_round', 'vote'].includes(b.tool_choice?.name ?? ''));
+    expect(new Set(board.map((b) => b.tool_choice!.name))).toEqual(new Set(['opening_statement', 'contribution', 'facilitator_round', 'vote']));
+    expect(new Set(board.map((b) => JSON.stringify(b.tools))).size).toBe(1);
+    const texts = (b: (typeof board)[number]) => b.system!.map((x) => x.text);
+    expect(new Set(board.map((b) => texts(b)[0])).size).toBe(1);
+    const bySubProblem = new Map<string, typeof board>();
+    for (const b of board) {
+      const sp = /## Board record: sub-problem (sp\d+)/.exec(texts(b).join('\n'))![1]!;
+      bySubProblem.set(sp, [...(bySubProblem.get(sp) ?? []), b]);
+    }
+    for (const calls of bySubProblem.values()) {
+      const ordered = calls.map(texts).sort((a, b) => a.length - b.length);
+      for (let i = 1; i < ordered.length; i++) expect(ordered[i]!.slice(0, ordered[i - 1]!.length)).toEqual(ordered[i - 1]);
+    }
+    // At most four breakpoints, the last on the newest chapter; the persona and the turn come after it, in the user message.
+    for (const b of board) {
+      expect(b.system!.filter((x) => x.cache_control).length).toBeLessThanOrEqual(4);
+      expect(b.system!.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    }
   });
 });

@@ -19,9 +19,12 @@ function answer(key: unknown, name: string, schema: Record<string, unknown>): st
   return JSON.stringify(out);
 }
 
+/** The tool a request forces (a board call sends the whole shared set and names its own), else its first. */
+export const forcedTool = (body: FakeRequestBody) => body.tools?.find((t) => t.name === body.tool_choice?.name) ?? body.tools?.[0];
+
 /** Anthropic wire: the forced tool's input, with some cache reads in the usage. */
 export function simulatedAnthropicResponder(body: FakeRequestBody): FakeReply {
-  const tool = body.tools?.[0];
+  const tool = forcedTool(body);
   if (!tool) return { text: 'plain answer' };
   const toolInput = JSON.parse(answer(body.messages, tool.name, tool.input_schema)) as Record<string, unknown>;
   return { toolInput, toolName: tool.name, usage: { input_tokens: 900, output_tokens: 200, cache_read_input_tokens: 600 } };
@@ -30,7 +33,8 @@ export function simulatedAnthropicResponder(body: FakeRequestBody): FakeReply {
 /** OpenAI wire: the forced function's arguments, or a json_schema answer as content; some cached prompt tokens. */
 export function simulatedOpenAiResponder(body: FakeOpenAiRequestBody): FakeOpenAiReply {
   const usage = { prompt_tokens: 1500, completion_tokens: 200, cached_tokens: 600 };
-  const fn = body.tools?.[0]?.function;
+  const forced = body.tool_choice && typeof body.tool_choice === 'object' ? body.tool_choice.function?.name : undefined;
+  const fn = (body.tools?.find((t) => t.function.name === forced) ?? body.tools?.[0])?.function;
   if (fn) return { toolArgs: JSON.parse(answer(body.messages, fn.name, fn.parameters)) as Record<string, unknown>, usage };
   const format = body.response_format?.json_schema;
   if (format) return { text: answer(body.messages, format.name, format.schema), usage };

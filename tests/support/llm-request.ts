@@ -6,7 +6,7 @@ export function portRequest(model: string, overrides: Partial<LlmRequest> = {}):
   return {
     model,
     system: ['stable rules', 'stable persona', 'volatile context'],
-    cacheablePrefix: 2,
+    cacheAfter: [1],
     messages: [{ role: 'user', content: 'Should I take the job?' }],
     maxTokens: 512,
     key: 'step-1:attempt-1',

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simulate } from '../../src/llm/simulated/simulated-provider';
 import type { FakeReply, FakeRequestBody } from './fake-anthropic';
+import { forcedTool } from './fake-answers';
 
 /** A model-relay trial recorded by scripts/record-trial.ts. */
 export interface TrialCall {
@@ -67,6 +68,26 @@ function similarity(a: Map<string, number>, b: Map<string, number>, sizeA: numbe
   return (2 * shared) / (sizeA + sizeB || 1);
 }
 
+/**
+ * Who speaks, on which sub-problem, in which round, as the prompt says it in
+ * any of its shapes (the recordings predate the board record): a recording
+ * that names another is never the answer, however alike the texts.
+ */
+function identity(text: string): Record<string, string> {
+  const id: Record<string, string> = {};
+  const persona = /You are [^(\n]*\(([a-z_]+)\)/.exec(text)?.[1];
+  const round = /Round (\d+) of at most/.exec(text)?.[1];
+  const sp = /[Ss]ub-problem (sp\d+)\b/.exec(text)?.[1];
+  const moderator = /Role: (\w+)|You are the (\w+) moderator/.exec(text);
+  if (persona) id.persona = persona;
+  if (round) id.round = round;
+  if (sp) id.sp = sp;
+  if (moderator) id.moderator = (moderator[1] ?? moderator[2])!;
+  return id;
+}
+
+const sameIdentity = (a: Record<string, string>, b: Record<string, string>) => Object.keys(a).every((k) => b[k] === undefined || b[k] === a[k]);
+
 function bag(text: string) {
   const m = new Map<string, number>();
   const ws = words(text);
@@ -87,18 +108,22 @@ function bag(text: string) {
  * larger pool, and the recorded turns would be given to other people).
  */
 export function trialResponder(trial: Trial) {
-  const recorded = trial.calls.map((c) => ({ ...c, bag: bag(`${c.system}\n${c.messages.map((m) => m.text).join('\n')}`), used: false }));
+  const recorded = trial.calls.map((c) => {
+    const text = `${c.system}\n${c.messages.map((m) => m.text).join('\n')}`;
+    return { ...c, bag: bag(text), id: identity(text), used: false };
+  });
   const unmatched: string[] = [];
   const filled: string[] = [];
   const responder = (body: FakeRequestBody): FakeReply => {
-    const tool = body.tools?.[0]?.name ?? null;
+    const tool = forcedTool(body)?.name ?? null;
     const system = (body.system ?? []).map((b) => b.text).join('\n\n');
     const text = `${system}\n${(body.messages ?? []).map((m) => textOf(m.content)).join('\n')}`;
     const mine = bag(text);
+    const who = identity(text);
     let best: (typeof recorded)[number] | null = null;
     let score = -1;
     for (const r of recorded) {
-      if (r.used || r.tool !== tool) continue;
+      if (r.used || r.tool !== tool || !sameIdentity(who, r.id)) continue;
       const s = similarity(mine.m, r.bag.m, mine.size, r.bag.size);
       if (s > score) [best, score] = [r, s];
     }
@@ -110,7 +135,7 @@ export function trialResponder(trial: Trial) {
     // for the person, declined requests); a research call the recording lacks is answered by the simulated board and listed.
     if (!best && tool === 'research') {
       filled.push(text.slice(-200));
-      const json = body.tools![0]!.input_schema;
+      const json = forcedTool(body)!.input_schema;
       return { toolInput: JSON.parse(simulate({ key: `replay:${filled.length}`, purpose: tool, json: { name: tool, description: '', schema: json } })), toolName: tool };
     }
     if (!best) {

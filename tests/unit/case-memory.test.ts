@@ -13,7 +13,7 @@ import {
   type CaseEvent,
   type CaseMemory,
 } from '../../src/memory/case-memory';
-import { renderCaseMemory } from '../../src/memory/case-memory-render';
+import { boardView, renderCaseMemory } from '../../src/memory/case-memory-render';
 import { clipToSentence, estimateTokens, SHORTENED } from '../../src/memory/tokens';
 
 const NOW = '2025-01-02T03:04:05.000Z';
@@ -99,6 +99,7 @@ describe('applyEvents', () => {
       decisions: [],
       contradictions: [],
       subProblems: {},
+      facts: [],
       entries: [],
       counters: {},
     });
@@ -395,6 +396,7 @@ describe('renderCaseMemory', () => {
       intents: Array.from({ length: 1000 }, (_, i) => ({ at: NOW, kind: 'message' as const, text: `intent ${i} `.repeat(400) })),
       contradictions: Array.from({ length: 1000 }, (_, i) => ({ id: `c${i}`, text: `c ${i} `.repeat(400), between: [], open: true })),
       subProblems: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`sp${i}`, { title: 't', round: 1, maxRounds: 3, contributions: 2, status: 'running' as const }])),
+      facts: Array.from({ length: 1000 }, (_, i) => ({ id: `sp1.r1.f${i}`, subProblemId: 'sp1', round: 1, text: `fact ${i} `.repeat(40), kind: 'figure' as const, source: 'cfo' })),
       counters: {},
     };
     for (const cap of [0, 1, 2, 5, 10, 37, 100, 250, 499, 500, 2000, 3000, 10_000]) {
@@ -463,5 +465,29 @@ describe('the interactive tech-debt trial, replayed into the case memory', () =>
     const at = (s: string) => last.indexOf(s);
     expect(at(answers[0]!.slice(0, 40))).toBeLessThan(at(interventions[0]!.slice(0, 40)));
     expect(at(interventions[0]!.slice(0, 40))).toBeLessThan(at(interventions[2]!.slice(0, 40)));
+  });
+});
+
+describe('the fact ledger', () => {
+  const facts = (subProblemId: string, round: number, ...texts: string[]) =>
+    ev('facts.recorded', { subProblemId, round, facts: texts.map((text, i) => ({ id: `${subProblemId}.r${round}.f${i + 1}`, text, kind: 'figure', source: 'cfo' })) });
+
+  it('folds each fact once, in the order established, with where it came from', () => {
+    const once = applyEvents(emptyCaseMemory(), [facts('sp1', 1, 'Utilisation is 62%'), facts('sp2', 1, 'Contractor cost is $95/h')], NOW);
+    const twice = applyEvents(once, [facts('sp1', 1, 'Utilisation is 62%')], NOW);
+    expect(twice.facts).toEqual([
+      { id: 'sp1.r1.f1', subProblemId: 'sp1', round: 1, text: 'Utilisation is 62%', kind: 'figure', source: 'cfo' },
+      { id: 'sp2.r1.f1', subProblemId: 'sp2', round: 1, text: 'Contractor cost is $95/h', kind: 'figure', source: 'cfo' },
+    ]);
+    expect(renderCaseMemory(twice)).toContain('Fact ledger (what the sub-problems established, oldest first; [id, sub-problem, kind, source]):\n- [sp1.r1.f1, sp1, figure, cfo] Utilisation is 62%');
+    expect(boardView(twice).facts).toHaveLength(2);
+  });
+
+  it('gives the board record a frame that later activity does not change', () => {
+    const stated = applyEvents(emptyCaseMemory(), [ev('problem.stated', { statement: 'Should we hire a contractor?', assumptions: ['Cash lasts 9 months'], answers: [{ id: 'q1', question: 'Utilisation?', answer: '62%' }] })], NOW);
+    const later = applyEvents(stated, [facts('sp1', 1, 'x is 1'), ev('checkpoint.resolved', { kind: 'round_end', resolution: { action: 'intervene', message: 'Keep it cheap.' } })], NOW);
+    expect(boardView(stated).frame).toContain('Problem statement: Should we hire a contractor?');
+    expect(boardView(stated).frame).toContain('- Answered "Utilisation?": 62%');
+    expect(boardView(later).frame).toBe(boardView(stated).frame);
   });
 });

@@ -5,7 +5,7 @@ import { evaluateRound, type RoundClock } from '../../src/domain/debate/evaluate
 import { apply, next, type DebateAction, type DebateResult } from '../../src/domain/debate/machine';
 import { startDebate, type DebateOutcome, type DebateSetup, type DebateState } from '../../src/domain/debate/state';
 import { expertTurnDone, facilitatorDone } from '../../src/domain/debate/steps';
-import type { Contribution, FacilitatorRound } from '../../src/domain/model';
+import type { Contribution, FacilitatorRound, LedgerFact } from '../../src/domain/model';
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../src/domain/settings';
 
 /**
@@ -24,6 +24,7 @@ const setup = (over: Partial<DebateSetup> = {}): DebateSetup => ({
   panel: PANEL,
   maxRounds: 7,
   decidedEarlier: '',
+  personSaid: [],
   memory: {},
   lessons: '',
   checkStances: false,
@@ -42,6 +43,8 @@ interface Script {
   clock?: (round: number, state: DebateState) => RoundClock;
   steer?: (round: number) => Resolution;
   notices?: Record<string, string>;
+  /** The other sub-problems' ledger as it stands when round `round` opens. */
+  ledger?: (round: number) => LedgerFact[];
 }
 
 const CONTINUE: Resolution = { action: 'continue', by: 'client' };
@@ -53,7 +56,7 @@ function respond(state: DebateState, a: DebateAction, script: Script, fresh: () 
     case 'start':
       return { kind: 'started', startedAt: new Date(T0).toISOString() };
     case 'open_round':
-      return { kind: 'round_opened' };
+      return { kind: 'round_opened', facts: script.ledger?.(round) ?? [] };
     case 'expert_turns':
       return {
         kind: 'turns',
@@ -146,7 +149,9 @@ describe('the debate machine: who speaks and what they see', () => {
     const opening = turnsOf(r)[0]!;
     expect(opening.turns.map((t) => t.key)).toEqual(PANEL.map((c) => `sp1/r1/${c}`));
     expect(opening.turns.every((t) => t.call === openingStatementCall)).toBe(true);
-    expect(opening.turns[0]!.input).toMatchObject({ round: 1, phase: 'opening', previous: null, others: [], discussion: '(you are opening the discussion)', question: null });
+    expect(opening.turns[0]!.input).toMatchObject({ round: 1, phase: 'opening', previous: null, others: [], question: null });
+    // The opening speaker reads the record's opening page alone.
+    expect(opening.turns[0]!.input.record).toEqual([expect.stringContaining('## Board record: sub-problem sp1: Pricing')]);
     expect(turnsOf(r)[1]!.turns.every((t) => t.call === contributionCall)).toBe(true);
   });
 
@@ -165,7 +170,10 @@ describe('the debate machine: who speaks and what they see', () => {
     const seen = turnsOf(r)[1]!.turns[0]!.input;
     expect(seen.previous).toBe('user_advocate holds position 1');
     expect(seen.others.map((o) => o.persona)).toEqual(PANEL.filter((c) => c !== 'user_advocate'));
-    expect(seen.discussion).toContain('round 1] technical_architect says something in round 1.');
+    // The record: the opening page, then round 1 sealed with every turn and the facilitator's reading.
+    expect(seen.record).toHaveLength(2);
+    expect(seen.record[1]).toContain('[Maya Okafor (technical_architect)] technical_architect says something in round 1.');
+    expect(seen.record[1]).toContain('Next question: What next after round 1?');
     expect(seen.question).toBe('What next after round 1?');
   });
 
@@ -431,5 +439,76 @@ describe('the debate machine: a pure function of its results', () => {
     expect(JSON.stringify(state)).toBe(before);
     expect(started.stage).toBe('round');
     expect(() => apply(started, { kind: 'turns', turns: [] }, S)).toThrow(/got turns at stage round/);
+  });
+});
+
+describe('the board record', () => {
+  const fact = (id: string, subProblemId: string, text: string): LedgerFact => ({ id, subProblemId, round: 1, text, kind: 'figure', source: 'cfo' });
+  const records = (r: Run) => turnsOf(r).map((a) => a.turns[0]!.input.record);
+
+  it("grows by sealed chapters: every round reads the last round's record as its prefix, and the facilitator the same one", () => {
+    const r = run({}, { maxRounds: 4 });
+    const seen = records(r);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i]!.length).toBe(seen[i - 1]!.length + 1);
+      expect(seen[i]!.slice(0, -1)).toEqual(seen[i - 1]);
+    }
+    // Every expert of a round reads the same record; the facilitator reads it too, the round itself apart.
+    for (const a of turnsOf(r)) expect(new Set(a.turns.map((t) => JSON.stringify(t.input.record))).size).toBe(1);
+    const facilitated = ofKind(r.actions, 'facilitate');
+    expect(facilitated.map((a) => a.input.record)).toEqual(seen.slice(0, facilitated.length));
+    // The vote reads every chapter, the last round's included.
+    expect(r.outcome.record).toHaveLength(r.outcome.rounds + 1);
+    expect(r.outcome.record.at(-1)).toContain(`### Round ${r.outcome.rounds}`);
+  });
+
+  it("shows facts other sub-problems established from the next round, once, and never this sub-problem's own", () => {
+    const ledger = (round: number) =>
+      round === 1 ? [fact('sp2.r1.f1', 'sp2', 'Contractor cost is $95 an hour')] : [fact('sp2.r1.f1', 'sp2', 'Contractor cost is $95 an hour'), fact('sp2.r2.f1', 'sp2', 'Warranty period is 90 days unpaid'), fact('sp1.r1.f1', 'sp1', 'own fact')];
+    const r = run({ ledger }, { maxRounds: 3 });
+    const [first, second] = records(r);
+    expect(first![0]).toContain('[sp2.r1.f1, sp2, figure, cfo] Contractor cost is $95 an hour');
+    expect(second!.join('\n').match(/Contractor cost/g)).toHaveLength(1);
+    expect(second!.at(-1)).toContain("New in the session's fact ledger from other sub-problems:\n- [sp2.r2.f1, sp2, figure, cfo] Warranty period is 90 days unpaid");
+    expect(second!.join('\n')).not.toContain('own fact');
+  });
+
+  it("records the facilitator's facts under ids the ledger shares", () => {
+    const r = run({ facilitator: (round) => ({ facts: round === 1 ? [{ text: 'Utilisation is 62% over the last two quarters', kind: 'figure', source: 'person' }] : [] }) }, { maxRounds: 3 });
+    expect(records(r)[1]!.at(-1)).toContain('Facts recorded:\n- [sp1.r1.f1, figure, person] Utilisation is 62% over the last two quarters');
+  });
+
+  it("compacts old rounds to their summaries in long debates, keeping the person's words and the facts whole", () => {
+    const s = { ...S, summariseAfterRounds: 2, fullRoundsKept: 1 };
+    const steer = (round: number): Resolution => (round === 1 ? { action: 'intervene', message: 'Our utilisation is 62%, not 75%.', by: 'client' } : CONTINUE);
+    const r = run({ steer, facilitator: (round) => ({ facts: round === 1 ? [{ text: 'Utilisation is 62%', kind: 'figure', source: 'person' }] : [] }) }, { maxRounds: 6 }, s);
+    const last = records(r).at(-1)!;
+    const round1 = last[1]!;
+    expect(round1).toMatch(/^### Round 1 \(summary; /);
+    expect(round1).not.toContain('says something in round 1');
+    expect(round1).toContain('Utilisation is 62%');
+    expect(round1).toContain('The person intervened after this round: "Our utilisation is 62%, not 75%."');
+    expect(last.at(-1)).toContain('says something in round');
+  });
+});
+
+describe('the straw vote after the opening round', () => {
+  const unanimous = (reversibility: 'one_way' | 'two_way') => (round: number): Partial<FacilitatorRound> =>
+    round === 1 ? { straw: { options: [{ id: 'A', title: 'Raise prices 10%' }], votes: PANEL.map((persona) => ({ persona, optionId: 'A' })), reversibility } } : {};
+  const sure = () => ({ confidence: 0.9 });
+
+  it('sends a unanimous, sure two-way door straight to the vote, and says so in a vote.straw event', () => {
+    const r = run({ facilitator: unanimous('two_way'), turn: sure }, { maxRounds: 5 });
+    expect(r.outcome.rounds).toBe(1);
+    expect(r.outcome.stopReason).toBe('straw_consensus');
+    expect(r.outcome.straw).toMatchObject({ winner: 'A', unanimous: true, skipsDebate: true });
+    const evaluated = ofKind(r.actions, 'evaluate');
+    expect(evaluated).toHaveLength(1);
+  });
+
+  it('debates a one-way door however unanimous, and every door when the setting says always', () => {
+    expect(run({ facilitator: unanimous('one_way'), turn: sure }, { maxRounds: 4 }).outcome.rounds).toBeGreaterThan(1);
+    expect(run({ facilitator: unanimous('two_way'), turn: sure }, { maxRounds: 4 }, { ...S, debate: 'always' }).outcome.rounds).toBeGreaterThan(1);
   });
 });

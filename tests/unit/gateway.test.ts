@@ -31,8 +31,8 @@ describe('LlmGateway', () => {
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ attempt: 1, outcome: 'ok', promptVersion: 't@1', phase: 'debate', model: 'm' });
     expect(ledger[0]!.costUsd).toBeCloseTo((1000 * 3 + 100 * 15 + 2000 * 0.3) / 1e6, 10);
-    // Stable blocks first, all of them marked cacheable; the JSON schema goes along.
-    expect(p.requests[0]).toMatchObject({ system: prompt.system, cacheablePrefix: 2, json: { name: 'p' } });
+    // A prompt that names no breakpoints gets one after its last system block; the JSON schema goes along.
+    expect(p.requests[0]).toMatchObject({ system: prompt.system, cacheAfter: [prompt.system.length - 1], json: { name: 'p' } });
   });
 
   it('repairs an invalid answer once, sending the validation error back', async () => {

@@ -14,7 +14,7 @@ describe('prompt templates', () => {
   });
   it('interpolates nested values and lists, and refuses a missing value', () => {
     const t = parseTemplate('---\nname: x\nversion: 3\n---\n## system: a\nHi {{p.name}}\n## user\n{{items}}');
-    expect(render(t, { p: { name: 'Ann' }, items: ['one', 'two'] })).toEqual({ version: 'x@3', system: ['Hi Ann'], user: '- one\n- two' });
+    expect(render(t, { p: { name: 'Ann' }, items: ['one', 'two'] })).toEqual({ version: 'x@3', system: ['Hi Ann'], cacheAfter: [0], user: '- one\n- two' });
     expect(() => render(t, { items: [] })).toThrow(/no value for \{\{p.name\}\}/);
   });
   it('rejects a template without front matter or user section', () => {

@@ -39,7 +39,7 @@ function request(purpose: string, key: string, input: unknown, schema?: z.ZodTyp
   return {
     model: 'sim-model',
     system: ['protocol block', 'persona block'],
-    cacheablePrefix: 2,
+    cacheAfter: [1],
     messages: [{ role: 'user', content: `prompt for ${purpose}` }],
     maxTokens: 1000,
     key,
@@ -114,7 +114,7 @@ const turnInput = (x: Pick<ExpertTurnInput, 'persona' | 'subProblem'> & Partial<
   maxRounds: 5,
   phase: phaseOf(x.round ?? 1),
   memory: '',
-  discussion: '',
+  record: [],
   previous: null,
   others: [],
   moderator: null,
@@ -133,9 +133,10 @@ const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'co
   lessons: '',
   keyArguments: [],
   intervention: null,
+  record: [],
   ...x,
 });
-const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, keyArguments: [], disagreements: [], position: null, options });
+const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, keyArguments: [], disagreements: [], position: null, options, record: [] });
 /** What a vote's option carries besides its title, where a test only cares about the title. */
 const sides = { pros: ['Fast'], cons: ['Costly'], bestIf: 'It fits' };
 /** A calibration's view of the board: every vote with its reasons. */
@@ -187,7 +188,7 @@ async function debate(seed: string, sp: SubProblemBrief, rounds: number, opts: {
     let moderator: ExpertTurnInput['moderator'] = null;
     const kind = opts.breakDeadlockAt === round ? 'deadlock' : opts.moderators && f.agreement > 0.8 && round < 3 ? 'contrarian' : null;
     if (kind) {
-      const m = await call(moderatorCall, `${seed}:${sp.id}/r${round}/${kind}#1`, { kind, subProblem: sp, positions: [...positions].map(([persona, position]) => ({ persona, position })) });
+      const m = await call(moderatorCall, `${seed}:${sp.id}/r${round}/${kind}#1`, { kind, subProblem: sp, record: [], positions: [...positions].map(([persona, position]) => ({ persona, position })) });
       moderator = { kind, text: m.text };
     }
     const research = await Promise.all(
@@ -195,7 +196,7 @@ async function debate(seed: string, sp: SubProblemBrief, rounds: number, opts: {
         .map((t) => t.researchRequest)
         .filter((q): q is string => !!q)
         .slice(0, 1)
-        .map(async (query) => ({ query, findings: (await call(researchCall, `${seed}:${sp.id}/r${round}/research1#1`, { query, subProblem: sp })).findings })),
+        .map(async (query) => ({ query, findings: (await call(researchCall, `${seed}:${sp.id}/r${round}/research1#1`, { query, subProblem: sp, record: [] })).findings })),
     );
     carry = { moderator, research, question: f.nextQuestion, redirect: f.relevance < 6 };
   }
@@ -204,7 +205,7 @@ async function debate(seed: string, sp: SubProblemBrief, rounds: number, opts: {
 
 /** Options, votes, calibration, tally and synthesis for one sub-problem. */
 async function decide(seed: string, sp: SubProblemBrief, positions: { persona: string; position: string }[]) {
-  const out = await call(optionsCall, `${seed}:${sp.id}/options#1`, { subProblem: sp, discussion: '', positions });
+  const out = await call(optionsCall, `${seed}:${sp.id}/options#1`, { subProblem: sp, discussion: '', positions, straw: [] });
   const votes: Vote[] = [];
   for (const p of PANEL) {
     const position = positions.find((x) => x.persona === p.code)?.position ?? null;
@@ -619,12 +620,12 @@ describe('simulated provider', () => {
     const expected = { contrarian: /devil’s advocate|other side/i, skeptic: /evidence|assumption/i, optimist: /upside|could go right/i, deadlock: /pilot|criterion|splitting the difference/i };
     for (const seed of SEEDS.slice(0, 10)) {
       for (const kind of ['contrarian', 'skeptic', 'optimist', 'deadlock'] as const) {
-        const out = await call(moderatorCall, `${seed}:sp1/r4/${kind}#1`, { kind, subProblem: sp, positions });
+        const out = await call(moderatorCall, `${seed}:sp1/r4/${kind}#1`, { kind, subProblem: sp, positions, record: [] });
         expect(words(out.text)).toBeGreaterThanOrEqual(60);
         expect(words(out.text)).toBeLessThanOrEqual(120);
         expect(out.text).toMatch(expected[kind]);
       }
-      const r = await call(researchCall, `${seed}:sp1/r3/research1#1`, { query: 'What churn do law-firm customers typically show in year one?', subProblem: sp });
+      const r = await call(researchCall, `${seed}:sp1/r3/research1#1`, { query: 'What churn do law-firm customers typically show in year one?', subProblem: sp, record: [] });
       expect(r.findings.startsWith('Based on general knowledge (not a live source):')).toBe(true);
       expect(r.findings).toMatch(/churn/);
       expect(words(r.findings)).toBeGreaterThanOrEqual(60);
@@ -644,14 +645,14 @@ describe('simulated provider', () => {
     ];
     for (const seed of SEEDS) {
       for (const c of cases) {
-        const out = await call(optionsCall, `${seed}:${c.sp.id}/options#1`, { subProblem: brief(c.sp), discussion: '', positions: [] });
+        const out = await call(optionsCall, `${seed}:${c.sp.id}/options#1`, { subProblem: brief(c.sp), discussion: '', positions: [], straw: [] });
         expect(out.decisionReversibility, c.sp.title).toBe(c.expected);
         expect(out.options.some((o) => o.reversibility === 'one_way')).toBe(c.expected === 'one_way');
         expect(out.reversibilityWhy.length).toBeGreaterThan(10);
       }
     }
     const goal = `Decide which path to take: ${scenario('pricing-strategy').problem.split('Should I ')[1]}`;
-    const pricing = await call(optionsCall, 'p:sp1/options#1', { subProblem: brief({ id: 'sp1', title: 'Overall direction', goal, complexity: 5 }), discussion: '', positions: [] });
+    const pricing = await call(optionsCall, 'p:sp1/options#1', { subProblem: brief({ id: 'sp1', title: 'Overall direction', goal, complexity: 5 }), discussion: '', positions: [], straw: [] });
     expect(pricing.options).toHaveLength(4);
     expect(pricing.decisionReversibility).toBe('two_way');
   });

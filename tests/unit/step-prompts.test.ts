@@ -62,6 +62,7 @@ describe('the vote', () => {
   const input: VoteInput = {
     persona: analyst,
     subProblem: sp,
+    record: [],
     keyArguments: ['Equity is the costliest currency a bootstrapped founder has.', 'Legal fees of $1,500-3,000 come out of the same $6K cap.'],
     disagreements: [
       { persona: 'financial_analyst', with: ['growth_strategist'] },
@@ -91,7 +92,7 @@ describe('the vote', () => {
 
   it('says so when the debate left no key arguments or open disagreements, and when the voter did not speak', () => {
     const quiet = prompt(voteCall, { ...input, keyArguments: [], disagreements: [], position: null });
-    expect(quiet).toMatch(/key arguments:\n\(none\)/);
+    expect(quiet).toMatch(/key arguments at the end:\n\(none\)/);
     expect(quiet).toMatch(/latest turn\):\n\(none\)/);
     expect(quiet).toContain('Your latest position: (did not speak)');
   });

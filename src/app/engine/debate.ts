@@ -4,7 +4,7 @@ import { apply, next, type DebateAction, type DebateResult } from '../../domain/
 import { startDebate, type DebateOutcome, type DebateState } from '../../domain/debate/state';
 import { expertTurnDone, facilitatorDone, moderatorDone, researchDone } from '../../domain/debate/steps';
 import type { Tx } from '../../ports/session-store';
-import type { SubProblem } from '../../domain/model';
+import type { LedgerFact, SubProblem } from '../../domain/model';
 import { roundCap } from '../../domain/schedule';
 import type { RecalledMemory } from '../../ports/memory';
 import { ask } from './checkpoints';
@@ -35,6 +35,8 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs:
     panel,
     maxRounds: roundCap(sp.complexity, e.settings.roundCaps),
     decidedEarlier: inputs.decidedEarlier,
+    // Filled from the start step's stored result, so a replay's record opens the same way.
+    personSaid: [],
     memory: Object.fromEntries(Object.entries(inputs.memory).map(([code, m]) => [code, m.text])),
     lessons: inputs.lessons,
     checkStances: Object.keys(inputs.recalled).length > 0,
@@ -53,16 +55,18 @@ async function perform(e: Engine, sp: SubProblem, state: DebateState, a: Exclude
   const id = sp.id;
   switch (a.kind) {
     case 'start': {
-      const { startedAt } = await e.run.step(a.key, (scope) => ({
-        result: { startedAt: scope.now().toISOString() },
+      const { startedAt, personSaid } = await e.run.step(a.key, (scope) => ({
+        result: { startedAt: scope.now().toISOString(), personSaid: e.run.board().personSaid },
         events: a.events,
         patch: { phase: 'debate', progress: { phase: 'debate' }, subProblemProgress: { id, value: { ...a.progress } } },
       }));
-      return { kind: 'started', startedAt };
+      return { kind: 'started', startedAt, personSaid: personSaid ?? [] };
     }
-    case 'open_round':
-      await e.run.step(a.key, () => ({ result: null, events: a.events }));
-      return { kind: 'round_opened' };
+    case 'open_round': {
+      // The ledger as it stands now (siblings run in parallel), stored with the step: a replay reads the same facts.
+      const opened = await e.run.step(a.key, () => ({ result: { facts: e.run.board().facts } as { facts: LedgerFact[] } | null, events: a.events }));
+      return { kind: 'round_opened', facts: opened?.facts ?? [] };
+    }
     case 'expert_turns': {
       const turns = await Promise.all(a.turns.map((t) => e.run.step(t.key, async (scope) => expertTurnDone(t.input, await scope.call(t.call, t.input)))));
       return { kind: 'turns', turns };

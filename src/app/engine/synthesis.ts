@@ -1,3 +1,4 @@
+import { debateEffect, type DebateEffect, type StrawVote } from '../../domain/straw';
 import { commitmentStatement, commitmentTriggers, qualityReport, type QualityReport } from '../../domain/commitment';
 import { event } from '../../domain/events';
 import { disclaimersFor, lintAdvisory } from '../../domain/guardrails';
@@ -20,6 +21,10 @@ export interface SubProblemResult {
   advisoryFixes: string[];
   /** Questions only the person can answer that the debate left open. */
   openQuestions: DebateOutcome['openQuestions'];
+  /** What a plain vote on the opening positions would have chosen. */
+  strawVote: StrawVote | null;
+  /** Whether the debate changed that outcome, and who moved and why. */
+  debateEffect: DebateEffect;
 }
 
 /**
@@ -77,6 +82,8 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
       tally,
       advisoryFixes,
       openQuestions: d.openQuestions,
+      strawVote: d.straw,
+      debateEffect: debateEffect(d.straw, options.options, votes, tally.winner),
     };
     return {
       result,

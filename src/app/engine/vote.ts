@@ -1,3 +1,4 @@
+import { debateEffect } from '../../domain/straw';
 import { calibrationCall, optionsCall, voteCall } from '../../calls/voting';
 import { aggregate } from '../../domain/aggregation';
 import { event } from '../../domain/events';
@@ -24,6 +25,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
       subProblem: spBrief,
       discussion: d.transcript,
       positions: Object.entries(d.positions).map(([persona, position]) => ({ persona, position })),
+      straw: d.straw?.options ?? [],
     });
     // Ids in order, whatever the model numbered them: the vote schema is built from them.
     const options = { ...out, options: out.options.map((o, i) => ({ ...o, id: 'ABCD'[i]! })) };
@@ -48,6 +50,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           disagreements,
           position: d.positions[code] ?? null,
           options: options.options,
+          record: d.record,
         });
         const v: Vote = { persona: code, ...out };
         return { result: v, events: [event('vote.cast', { subProblemId: sp.id, ...v, name: p.name })] };
@@ -89,7 +92,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           subProblemId: sp.id,
           changes: calibrated.map((v) => ({ persona: v.persona, before: v.initialConfidence ?? v.confidence, after: v.confidence })),
         }),
-        event('vote.completed', { subProblemId: sp.id, tally: t, reversibility: options.decisionReversibility }),
+        event('vote.completed', { subProblemId: sp.id, tally: t, reversibility: options.decisionReversibility, debateEffect: debateEffect(d.straw, options.options, calibrated, t.winner) }),
       ],
     };
   });

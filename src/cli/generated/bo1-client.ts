@@ -356,6 +356,24 @@ export type Event_facilitator_message = {
 };
 
 /**
+ * `data` of a `facts.recorded` event
+ */
+export type Event_facts_recorded = {
+    subProblemId: string;
+    /**
+     * @minimum -9007199254740991
+     * @maximum 9007199254740991
+     */
+    round: number;
+    facts: {
+        id: string;
+        text: string;
+        kind: string;
+        source: string;
+    }[];
+};
+
+/**
  * `data` of a `guardrail.refused` event
  */
 export type Event_guardrail_refused = {
@@ -524,6 +542,7 @@ export type Event_options_proposed = {
         cons: string[];
         bestIf: string;
         reversibility: "one_way" | "two_way";
+        strawId?: string | null;
     }[];
     decisionReversibility: "one_way" | "two_way";
     reversibilityWhy: string;
@@ -675,7 +694,7 @@ export type Event_round_completed = {
     };
     stop: {
         stop: boolean;
-        reason: "continue" | "consensus" | "diminishing_returns" | "deadlock" | "max_rounds" | "time_limit" | "budget" | "person";
+        reason: "continue" | "consensus" | "diminishing_returns" | "deadlock" | "max_rounds" | "time_limit" | "budget" | "person" | "straw_consensus";
         action: "continue" | "vote" | "break_deadlock";
         detail: string;
     };
@@ -985,6 +1004,46 @@ export type Event_vote_completed = {
         deferred: boolean;
     };
     reversibility: "one_way" | "two_way";
+    /**
+     * The vote against the straw vote after the opening round: whether the debate changed the outcome, and who moved and why
+     */
+    debateEffect?: {
+        changedOutcome: boolean | null;
+        strawWinner: string | null;
+        finalWinnerStraw: string | null;
+        positionChanges: {
+            persona: string;
+            from: string;
+            to: string;
+            reason: string;
+        }[];
+    };
+};
+
+/**
+ * `data` of a `vote.straw` event
+ */
+export type Event_vote_straw = {
+    subProblemId: string;
+    options: {
+        id: string;
+        title: string;
+    }[];
+    votes: {
+        persona: string;
+        name: string;
+        optionId: string;
+        confidence: number;
+    }[];
+    distribution: Record<string, number>;
+    winner: string | null;
+    tie: string[];
+    unanimous: boolean;
+    reversibility: "one_way" | "two_way";
+    /**
+     * A unanimous, confident straw vote on a two-way door sends the board straight to the vote
+     */
+    skipsDebate: boolean;
 };
 
 /**
@@ -1272,6 +1331,12 @@ export type StreamEvent = (EventEnvelope & {
 }) | (EventEnvelope & {
     type?: "facilitator.message";
     data?: Event_facilitator_message;
+}) | (EventEnvelope & {
+    type?: "facts.recorded";
+    data?: Event_facts_recorded;
+}) | (EventEnvelope & {
+    type?: "vote.straw";
+    data?: Event_vote_straw;
 }) | (EventEnvelope & {
     type?: "moderator.intervened";
     data?: Event_moderator_intervened;
@@ -1606,6 +1671,12 @@ export type CreateSessionBody = {
          * @maximum 5
          */
         researchPerSubProblem?: number;
+        debate?: "always" | "when_contested";
+        /**
+         * @minimum 0
+         * @maximum 1
+         */
+        strawConsensusConfidence?: number;
         /**
          * @minimum 1
          * @maximum 9007199254740991

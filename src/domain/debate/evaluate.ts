@@ -3,7 +3,8 @@ import { event, type EventDraft } from '../events';
 import { calibratedSimilarity, round4, roundMetrics } from '../metrics';
 import { moderatorFor, type Moderator } from '../moderators';
 import type { EngineSettings } from '../settings';
-import { stopDecision } from '../stopping';
+import { nameOf } from '../personas';
+import { stopDecision, type StopDecision } from '../stopping';
 import { currentRound, type DebateState, type RoundEnd } from './state';
 
 /**
@@ -66,7 +67,7 @@ export function evaluateRound(state: DebateState, clock: RoundClock, s: EngineSe
     s,
   );
   const elapsedMs = clock.now.getTime() - Date.parse(state.startedAt);
-  const stop = stopDecision(
+  const ruled = stopDecision(
     {
       round,
       maxRounds,
@@ -79,6 +80,12 @@ export function evaluateRound(state: DebateState, clock: RoundClock, s: EngineSe
     },
     s,
   );
+  // A unanimous, confident straw vote on a two-way door goes straight to the vote (settings.debate).
+  const straw = round === 1 ? state.straw : null;
+  const stop: StopDecision =
+    !ruled.stop && straw?.skipsDebate
+      ? { stop: true, reason: 'straw_consensus', action: 'vote', detail: `The straw vote after the opening round was unanimous for option ${straw.winner} on a two-way door, every expert at least ${s.strawConsensusConfidence} sure: the board goes to the vote without further rounds.` }
+      : ruled;
   const moderator = stop.stop
     ? null
     : moderatorFor(
@@ -106,7 +113,10 @@ export function evaluateRound(state: DebateState, clock: RoundClock, s: EngineSe
   const personQuestions = turns.filter((t) => !!t.questionForPerson?.trim()).map((t) => ({ persona: t.persona, question: t.questionForPerson!.trim(), round }));
 
   const subProblemId = setup.subProblem.id;
-  const events: EventDraft[] = [event('round.completed', { subProblemId, round, metrics, stop })];
+  const events: EventDraft[] = [
+    ...(straw ? [event('vote.straw', { subProblemId, ...straw, votes: straw.votes.map((v) => ({ ...v, name: nameOf(v.persona) })) })] : []),
+    event('round.completed', { subProblemId, round, metrics, stop }),
+  ];
   if (redirect) {
     events.push(
       event('facilitator.message', {

@@ -1,5 +1,5 @@
 import type { ExpertTurnInput, FacilitatorInput, ModeratorInput, ResearchInput } from '../../calls/debate';
-import { debateContext } from '../context';
+import { chaptersOf, renderRecord } from './record';
 import { personaOf } from '../personas';
 import type { EngineSettings } from '../settings';
 import { currentRound, type DebateState } from './state';
@@ -13,7 +13,7 @@ import { currentRound, type DebateState } from './state';
 export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertTurnInput[] {
   const { setup, positions } = state;
   const r = currentRound(state);
-  const discussion = debateContext(state.rounds, state.keyArguments, s);
+  const record = renderRecord(setup, state.chapters, s);
   return r.speakers.map((code) => ({
     persona: personaOf(code),
     subProblem: setup.subProblem,
@@ -23,7 +23,7 @@ export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertT
     maxRounds: setup.maxRounds,
     phase: r.phase,
     memory: setup.memory[code] ?? '',
-    discussion,
+    record,
     previous: positions[code] ?? null,
     others: Object.entries(positions)
       .filter(([c]) => c !== code)
@@ -39,10 +39,11 @@ export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertT
 }
 
 /** The facilitator reads this round's turns. */
-export function facilitatorInput(state: DebateState): FacilitatorInput {
+export function facilitatorInput(state: DebateState, s: EngineSettings): FacilitatorInput {
   const { setup } = state;
   const r = currentRound(state);
   return {
+    record: renderRecord(setup, state.chapters, s),
     subProblem: setup.subProblem,
     round: r.round,
     maxRounds: setup.maxRounds,
@@ -58,19 +59,22 @@ export function facilitatorInput(state: DebateState): FacilitatorInput {
       agreesWith: t.agreesWith,
       disagreesWith: t.disagreesWith,
       researchRequest: t.researchRequest,
+      claims: t.claims,
+      confidence: t.confidence,
     })),
   };
 }
 
 /** A moderator (or the facilitator's deadlock break) answers the positions as they stand. */
-export function moderatorInput(state: DebateState, kind: ModeratorInput['kind']): ModeratorInput {
+export function moderatorInput(state: DebateState, kind: ModeratorInput['kind'], s: EngineSettings): ModeratorInput {
   return {
+    record: renderRecord(state.setup, chaptersOf(state), s),
     kind,
     subProblem: state.setup.subProblem,
     positions: Object.entries(state.positions).map(([c, position]) => ({ persona: c, position })),
   };
 }
 
-export function researchInput(state: DebateState, query: string): ResearchInput {
-  return { subProblem: state.setup.subProblem, query };
+export function researchInput(state: DebateState, query: string, s: EngineSettings): ResearchInput {
+  return { subProblem: state.setup.subProblem, query, record: renderRecord(state.setup, chaptersOf(state), s) };
 }

@@ -1,7 +1,9 @@
 import { contributionCall, openingStatementCall, type ExpertTurnInput, type FacilitatorInput, type ModeratorInput, type ResearchInput } from '../../calls/debate';
 import type { Resolution } from '../checkpoints';
 import type { EventDraft } from '../events';
-import type { FacilitatorRound } from '../model';
+import type { FacilitatorRound, LedgerFact } from '../model';
+import { strawVote } from '../straw';
+import { sealRound } from './record';
 import { noveltyVerdicts, prioritise } from '../novelty';
 import { nameOf } from '../personas';
 import type { EngineSettings } from '../settings';
@@ -46,8 +48,9 @@ export type DebateAction =
   | { kind: 'finish'; outcome: DebateOutcome };
 
 export type DebateResult =
-  | { kind: 'started'; startedAt: string }
-  | { kind: 'round_opened' }
+  | { kind: 'started'; startedAt: string; personSaid?: string[] }
+  /** With the other sub-problems' ledger facts new since the last round (stored with the step, so a replay sees the same). */
+  | { kind: 'round_opened'; facts?: LedgerFact[] }
   | { kind: 'turns'; turns: Turn[] }
   | { kind: 'facilitated'; facilitator: FacilitatorRound }
   | { kind: 'embedded'; vectors: number[][] }
@@ -88,7 +91,7 @@ export function next(state: DebateState, s: EngineSettings): DebateAction {
         turns: expertTurnInputs(state, s).map((input) => ({ key: at(input.persona.code), call: input.round === 1 ? openingStatementCall : contributionCall, input })),
       };
     case 'facilitator':
-      return { kind: 'facilitate', key: at('facilitator'), input: facilitatorInput(state) };
+      return { kind: 'facilitate', key: at('facilitator'), input: facilitatorInput(state, s) };
     case 'embed':
       return { kind: 'embed', texts: currentRound(state).turns.flatMap((t) => [t.text, t.position]) };
     case 'evaluate': {
@@ -106,11 +109,11 @@ export function next(state: DebateState, s: EngineSettings): DebateAction {
     case 'moderator': {
       const { round, end } = currentRound(state);
       const kind = moderatorKind(end!)!;
-      return { kind: 'moderate', key: at(kind), round, input: moderatorInput(state, kind) };
+      return { kind: 'moderate', key: at(kind), round, input: moderatorInput(state, kind, s) };
     }
     case 'research': {
       const { round, end } = currentRound(state);
-      return { kind: 'research', round, requests: end!.research.map((query, i) => ({ key: at(`research${i + 1}`), input: researchInput(state, query) })) };
+      return { kind: 'research', round, requests: end!.research.map((query, i) => ({ key: at(`research${i + 1}`), input: researchInput(state, query, s) })) };
     }
     case 'checkpoint':
       return { kind: 'ask', ask: roundEndAsk(state) };
@@ -131,10 +134,15 @@ export function apply(state: DebateState, result: DebateResult, s: EngineSetting
   switch (result.kind) {
     case 'started':
       st.startedAt = result.startedAt;
+      st.setup.personSaid = result.personSaid ?? [];
       return openRound(st, s);
-    case 'round_opened':
+    case 'round_opened': {
+      const fresh = (result.facts ?? []).filter((f) => f.subProblemId !== st.setup.subProblem.id && !st.seenFacts.includes(f.id));
+      st.chapters.at(-1)!.siblingFacts.push(...fresh);
+      st.seenFacts.push(...fresh.map((f) => f.id));
       st.stage = 'experts';
       return st;
+    }
     case 'turns':
       return foldTurns(st, result.turns);
     case 'facilitated': {
@@ -142,6 +150,7 @@ export function apply(state: DebateState, result: DebateResult, s: EngineSetting
       r.facilitator = result.facilitator;
       st.wantsToSpeak = result.facilitator.wantsToSpeak;
       st.keyArguments = result.facilitator.keyArguments;
+      if (r.round === 1 && result.facilitator.straw) st.straw = strawVote(result.facilitator.straw, r.turns, st.setup.panel, s);
       st.rounds.push({ round: r.round, turns: r.turns.map((t) => ({ name: nameOf(t.persona), text: t.text })), summary: result.facilitator.summary });
       st.stage = 'embed';
       return st;
@@ -190,6 +199,8 @@ export function apply(state: DebateState, result: DebateResult, s: EngineSetting
 
 /** Plans the next round: its phase and speakers, and what they respond to (the last round's carry). */
 function openRound(st: DebateState, s: EngineSettings): DebateState {
+  // The finished round becomes a chapter of the record before anyone speaks again.
+  if (st.current) st.chapters.push(sealRound(st.current));
   const round = (st.current?.round ?? 0) + 1;
   const { speakers, invited } = selectSpeakers({
     round,

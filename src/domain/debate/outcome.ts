@@ -1,3 +1,4 @@
+import { chaptersOf, renderRecord } from './record';
 import type { Proposal, Resolution } from '../checkpoints';
 import { debateContext } from '../context';
 import { nameOf } from '../personas';
@@ -56,6 +57,8 @@ export function debateOutcome(state: DebateState, s: EngineSettings): DebateOutc
     keyArguments: state.keyArguments,
     disagreements: state.disagreements,
     transcript: debateContext(state.rounds, state.keyArguments, s),
+    record: renderRecord(state.setup, chaptersOf(state), s),
+    straw: state.straw,
     metrics: state.metrics,
     researchUsed: state.researchUsed,
     interventions: state.interventions,

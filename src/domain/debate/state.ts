@@ -6,6 +6,8 @@ import type { Contribution, FacilitatorRound } from '../model';
 import type { Moderator } from '../moderators';
 import type { DebatePhase } from '../speakers';
 import type { StopDecision, StopReason } from '../stopping';
+import type { StrawVote } from '../straw';
+import { openingChapter, type Chapter } from './record';
 
 /**
  * The state of one sub-problem's debate: plain data (JSON in, JSON out), so
@@ -24,6 +26,8 @@ export interface DebateSetup {
   decidedEarlier: string;
   /** Per expert: what memory contributes to their prompt, rendered. */
   memory: Record<string, string>;
+  /** The person's messages to the board before this sub-problem started (interventions elsewhere), oldest first. */
+  personSaid: string[];
   /** Lessons from earlier sessions, rendered for the facilitator; '' for none. */
   lessons: string;
   /** Experts remember positions from earlier sessions: after the opening round their stances are checked against them. */
@@ -106,6 +110,12 @@ export interface DebateState {
   startedAt: string | null;
   /** Each round's turns and summary: the material of the "discussion so far". */
   rounds: { round: number; turns: { name: string; text: string }[]; summary: string | null }[];
+  /** The board record (record.ts): the opening page, then each sealed round. */
+  chapters: Chapter[];
+  /** Ledger facts of other sub-problems already in the record. */
+  seenFacts: string[];
+  /** The straw vote on the opening positions, once the facilitator mapped them. */
+  straw: StrawVote | null;
   /** Every earlier contribution's embedding, for novelty. */
   history: { vector: number[]; round: number }[];
   /**
@@ -151,6 +161,10 @@ export interface DebateOutcome {
   /** Whom each expert challenged in their latest turn: the disagreements still open at the vote. */
   disagreements: Record<string, string[]>;
   transcript: string;
+  /** The board record as the vote reads it: every chapter, the last round's included. */
+  record: string[];
+  /** What a plain vote on the opening positions would have chosen; null when the facilitator gave none. */
+  straw: StrawVote | null;
   metrics: RoundMetrics[];
   researchUsed: number;
   interventions: { kind: string; round: number }[];
@@ -166,6 +180,9 @@ export function startDebate(setup: DebateSetup): DebateState {
     stage: 'start',
     startedAt: null,
     rounds: [],
+    chapters: [openingChapter()],
+    seenFacts: [],
+    straw: null,
     history: [],
     positionVectors: {},
     positions: {},

@@ -64,9 +64,14 @@ export function expertTurnDone(input: ExpertTurnInput, out: Contribution): StepD
 
 /** Who wants to speak is kept only for members of the board: the next round's speakers come from it. */
 export function facilitatorDone(input: FacilitatorInput, out: FacilitatorRound): StepDone<FacilitatorRound> {
+  // Ids name where a fact was established, so the ledger can cite it and a replay yields the same ids.
+  const facts = (out.facts ?? []).map((f, i) => ({ id: `${input.subProblem.id}.r${input.round}.f${i + 1}`, ...f }));
   return {
     result: { ...out, wantsToSpeak: out.wantsToSpeak.filter((c) => input.panel.includes(c)) },
-    events: [event('facilitator.message', { subProblemId: input.subProblem.id, round: input.round, kind: 'summary', text: `${out.summary} Next: ${out.nextQuestion}` })],
+    events: [
+      event('facilitator.message', { subProblemId: input.subProblem.id, round: input.round, kind: 'summary', text: `${out.summary} Next: ${out.nextQuestion}` }),
+      ...(facts.length ? [event('facts.recorded', { subProblemId: input.subProblem.id, round: input.round, facts })] : []),
+    ],
   };
 }
 

@@ -33,9 +33,13 @@ export interface AnthropicProviderOptions {
 
 const STOP_REASONS = new Set<string>(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'refusal']);
 
-function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
+/** The API's limit on `cache_control` breakpoints per request. */
+const MAX_BREAKPOINTS = 4;
+
+export function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
+  const marked = new Set(req.cacheAfter.slice(-MAX_BREAKPOINTS));
   const system: TextBlockParam[] = req.system.map((text, i) =>
-    i === req.cacheablePrefix - 1 ? { type: 'text', text, cache_control: { type: 'ephemeral' } } : { type: 'text', text },
+    marked.has(i) ? { type: 'text', text, cache_control: { type: 'ephemeral' } } : { type: 'text', text },
   );
   const params: MessageCreateParamsNonStreaming = {
     model: req.model,
@@ -45,14 +49,9 @@ function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
   };
   // `temperature` is deliberately not sent: API version 2026-10-21 (what SDK 1.12 speaks) dropped it.
   if (req.json) {
-    // Structured output via a forced tool: the model must "call" it with the object.
-    params.tools = [
-      {
-        name: req.json.name,
-        description: req.json.description,
-        input_schema: { ...req.json.schema, type: 'object' },
-      },
-    ];
+    // Structured output via a forced tool: the model must "call" it with the object. The whole
+    // set goes first in the prompt, so calls sharing a set share that block (and the cache after it).
+    params.tools = (req.tools ?? [req.json]).map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.schema, type: 'object' as const } }));
     params.tool_choice = { type: 'tool', name: req.json.name };
   }
   return params;

@@ -255,14 +255,31 @@ function facilitatorRound(i: FacilitatorInput, { r, seed }: Ctx): FacilitatorRou
     : clashes.length
       ? `${nameOf(clashes[0]![0])} and ${nameOf(clashes[0]![1])}, what single piece of evidence would change your view on ${focus}?`
       : fill(i.phase === 'late' ? B.FACILITATOR.late : r.pick(B.FACILITATOR.questions), { focus });
+  // The ledger: claims resting on evidence, at most two a round, as the facilitator would record them.
+  const facts = turns
+    .flatMap((t) => (t.claims ?? []).filter((c) => c.basis === 'evidence').map((c) => ({ text: clip(c.claim, 300), kind: /\d/.test(c.claim) ? ('figure' as const) : ('constraint' as const), source: t.persona })))
+    .slice(0, 2);
   return {
     summary: clip(summary.filter(Boolean).join(' '), 800),
     keyArguments,
+    facts,
     relevance,
     agreement,
     sentiment,
     wantsToSpeak: (wanting.length ? wanting : r.shuffle(pool).slice(0, 2)).slice(0, 5),
     nextQuestion: clip(nextQuestion, 300),
+    straw: i.round === 1 ? straw(i) : null,
+  };
+}
+
+/** The opening positions grouped by the stance they lead with (at most four), each expert under theirs. */
+function straw(i: FacilitatorInput): NonNullable<FacilitatorRound['straw']> {
+  const camps = [...new Map(i.contributions.map((t) => [kindOf(t.position, ''), t.position])).entries()].slice(0, 4);
+  const idOf = (position: string) => 'ABCD'[Math.max(0, camps.findIndex(([k]) => k === kindOf(position, '')))]!;
+  return {
+    options: camps.map(([, position], n) => ({ id: 'ABCD'[n]!, title: clip(ucFirst(position), 120).padEnd(3, '.') })),
+    votes: i.contributions.map((t) => ({ persona: t.persona, optionId: idOf(t.position) })),
+    reversibility: B.IRREVERSIBLE.test(`${i.subProblem.title} ${i.subProblem.goal}`) || i.subProblem.complexity >= 8 ? 'one_way' : 'two_way',
   };
 }
 

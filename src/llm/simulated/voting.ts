@@ -40,7 +40,8 @@ function options(i: OptionsInput, { r }: Ctx): OptionsOutput {
   }
   const anyOneWay = opts.some((o) => o.reversibility === 'one_way');
   return {
-    options: opts,
+    // The simulation continues the straw options in order: a stated simplification, not a judgement.
+    options: opts.map((o, n) => ({ ...o, strawId: i.straw[n]?.id ?? null })),
     decisionReversibility: anyOneWay ? 'one_way' : 'two_way',
     reversibilityWhy: anyOneWay
       ? 'The leading commitment would be hard to undo once made: it ties up money, people or signatures, so it needs broad agreement before anyone acts.'

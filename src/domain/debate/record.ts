@@ -1,0 +1,141 @@
+import type { Fact, LedgerFact } from '../model';
+import { nameOf } from '../personas';
+import type { EngineSettings } from '../settings';
+import type { DebatePhase } from '../speakers';
+import type { DebateSetup, DebateState, RoundInProgress } from './state';
+
+/**
+ * The board record of one sub-problem: what every call about it reads first
+ * (experts, facilitator, moderators, researcher, voters), oldest first, as a
+ * list of chapters. A chapter is sealed when the next round opens and never
+ * changes after, so a later call's record starts with every block an earlier
+ * call sent: the shared, growing prefix a provider's prompt cache serves
+ * (issue "Token economy"), and one account of the debate for every role
+ * (issue "A deliberation a founder would pay for").
+ *
+ * Long debates stay bounded the way the discussion always was: past
+ * `summariseAfterRounds` sealed rounds, all but the last `fullRoundsKept`
+ * read as their summaries. A chapter compacted once stays compacted, so the
+ * prefix changes only where a round ages out. What the person said, the
+ * facts and research findings survive compaction whole.
+ */
+
+export interface ChapterTurn {
+  persona: string;
+  text: string;
+  position: string;
+  claims: { claim: string; basis: string }[];
+  questionForPerson: string | null;
+}
+
+export interface Chapter {
+  /** 0: the sub-problem's opening page; n: round n and what followed it. */
+  round: number;
+  phase: DebatePhase | null;
+  turns: ChapterTurn[];
+  facilitator: { summary: string; keyArguments: string[]; facts: (Fact & { id: string })[]; nextQuestion: string } | null;
+  moderator: { kind: string; text: string } | null;
+  research: { query: string; findings: string }[];
+  /** What the person said at the round's checkpoint. */
+  intervention: string | null;
+  /** Facts other sub-problems established, new when the next round opened (the session's fact ledger). */
+  siblingFacts: LedgerFact[];
+}
+
+export const openingChapter = (): Chapter => ({ round: 0, phase: null, turns: [], facilitator: null, moderator: null, research: [], intervention: null, siblingFacts: [] });
+
+/** A finished round as its chapter: the turns, the facilitator's reading, and what the next round responds to. */
+export function sealRound(r: RoundInProgress): Chapter {
+  const f = r.facilitator;
+  return {
+    round: r.round,
+    phase: r.phase,
+    turns: r.turns.map((t) => ({ persona: t.persona, text: t.text, position: t.position, claims: t.claims, questionForPerson: t.questionForPerson ?? null })),
+    facilitator: f
+      ? {
+          summary: f.summary,
+          keyArguments: f.keyArguments,
+          facts: (f.facts ?? []).map((x, i) => ({ id: `r${r.round}.f${i + 1}`, ...x })),
+          nextQuestion: f.nextQuestion,
+        }
+      : null,
+    moderator: r.next.moderator,
+    research: r.next.research,
+    intervention: r.next.intervention,
+    siblingFacts: [],
+  };
+}
+
+/** The chapters as they stand, the round under way included once it has turns (for the vote after the last round). */
+export function chaptersOf(state: DebateState): Chapter[] {
+  const r = state.current;
+  const open = r && r.turns.length && !state.chapters.some((c) => c.round === r.round) ? [sealRound(r)] : [];
+  return [...state.chapters, ...open];
+}
+
+const who = (code: string) => `${nameOf(code)} (${code})`;
+const list = (title: string, items: string[]) => (items.length ? [title, ...items.map((x) => `- ${x}`)] : []);
+export const ledgerLine = (f: LedgerFact) => `[${f.id}, ${f.subProblemId}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}`;
+
+function opening(setup: DebateSetup, c: Chapter): string {
+  const sp = setup.subProblem;
+  return [
+    `## Board record: sub-problem ${sp.id}: ${sp.title}`,
+    `Goal: ${sp.goal}`,
+    `Context: ${sp.context}`,
+    `Panel: ${setup.panel.map(who).join(', ')}`,
+    ...(setup.decidedEarlier ? [setup.decidedEarlier.trim()] : []),
+    ...list("What the person told the board before this sub-problem (their words):", setup.personSaid.map((m) => `"${m}"`)),
+    ...list("Facts other sub-problems established so far (the session's fact ledger):", c.siblingFacts.map(ledgerLine)),
+  ].join('\n');
+}
+
+const after = (c: Chapter, full: boolean): string[] => [
+  ...(c.moderator ? [`Moderator (${c.moderator.kind}): ${full ? c.moderator.text : cut(c.moderator.text, 280)}`] : []),
+  ...c.research.map((r) => `Research (general knowledge, not a live source) on "${r.query}": ${r.findings}`),
+  ...(c.intervention ? [`The person intervened after this round: "${c.intervention}"`] : []),
+  ...list("New in the session's fact ledger from other sub-problems:", c.siblingFacts.map(ledgerLine)),
+];
+
+const facts = (c: Chapter, sp: string) => list('Facts recorded:', (c.facilitator?.facts ?? []).map((f) => `[${sp}.${f.id}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}`));
+
+function fullRound(c: Chapter, sp: string): string {
+  const turns = c.turns.map((t) =>
+    [
+      `[${who(t.persona)}] ${t.text.trim()}`,
+      `  Position: ${t.position}`,
+      ...(t.claims.length ? [`  Rests on: ${t.claims.map((x) => `${x.claim} (${x.basis})`).join('; ')}`] : []),
+      ...(t.questionForPerson ? [`  Asks the person: ${t.questionForPerson}`] : []),
+    ].join('\n'),
+  );
+  const f = c.facilitator;
+  return [
+    `### Round ${c.round} (${c.phase} phase)`,
+    ...turns,
+    ...(f ? [`Facilitator's summary: ${f.summary}`, ...list('Key arguments so far:', f.keyArguments), ...facts(c, sp), `Next question: ${f.nextQuestion}`] : []),
+    ...after(c, true),
+  ].join('\n');
+}
+
+const cut = (text: string, max: number) => {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
+};
+
+function summaryRound(c: Chapter, sp: string): string {
+  const f = c.facilitator;
+  return [
+    `### Round ${c.round} (summary; ${c.turns.map((t) => nameOf(t.persona)).join(', ')} spoke)`,
+    f ? f.summary : '(no summary recorded)',
+    ...facts(c, sp),
+    ...after(c, false),
+  ].join('\n');
+}
+
+/** The record as prompt blocks, one per chapter, oldest first. */
+export function renderRecord(setup: DebateSetup, chapters: Chapter[], s: Pick<EngineSettings, 'summariseAfterRounds' | 'fullRoundsKept'>): string[] {
+  const rounds = chapters.filter((c) => c.round > 0);
+  const compactBefore = rounds.length > s.summariseAfterRounds ? rounds.length - s.fullRoundsKept : 0;
+  const sp = setup.subProblem.id;
+  return chapters.map((c) => (c.round === 0 ? opening(setup, c) : rounds.indexOf(c) < compactBefore ? summaryRound(c, sp) : fullRound(c, sp)));
+}
