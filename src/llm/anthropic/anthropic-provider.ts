@@ -33,7 +33,8 @@ export interface AnthropicProviderOptions {
 
 const STOP_REASONS = new Set<string>(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'refusal']);
 
-function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
+/** The Messages params a port request becomes; the simulated board feeds the same params to its prompt-cache emulator. */
+export function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
   const system: TextBlockParam[] = req.system.map((text, i) =>
     i === req.cacheablePrefix - 1 ? { type: 'text', text, cache_control: { type: 'ephemeral' } } : { type: 'text', text },
   );
