@@ -9,6 +9,8 @@ const priceSchema = z.object({
   output: z.number().nonnegative(),
   cacheRead: z.number().nonnegative(),
   cacheWrite: z.number().nonnegative(),
+  /** The shortest prompt prefix the provider caches, in tokens (unset: see `minCacheableTokens`). */
+  minCacheableTokens: z.number().int().positive().optional(),
 });
 export type Price = z.infer<typeof priceSchema>;
 
@@ -16,15 +18,26 @@ export type Price = z.infer<typeof priceSchema>;
  * USD per million tokens for the default models; override or extend with
  * PRICE_TABLE. Tier list prices (Sonnet $3/$15, Haiku $1/$5, Opus $5/$25;
  * cache reads 0.1×, cache writes 1.25× input): check them against the
- * provider's current price page before relying on cost figures.
+ * provider's current price page before relying on cost figures. The minimum
+ * cacheable prefix sits beside them because it decides what a cache read can
+ * save: 1,024 tokens for Sonnet- and Opus-class models, 4,096 for Haiku-class.
  */
 export const DEFAULT_PRICES: Record<string, Price> = {
-  'claude-sonnet-5-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  'claude-haiku-5-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  'claude-opus-5-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
-  'claude-sonnet-4-6': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+  'claude-sonnet-5-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, minCacheableTokens: 1024 },
+  'claude-haiku-5-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25, minCacheableTokens: 4096 },
+  'claude-opus-5-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25, minCacheableTokens: 1024 },
+  'claude-sonnet-4-6': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, minCacheableTokens: 1024 },
+  'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25, minCacheableTokens: 4096 },
 };
+
+/**
+ * A model's minimum cacheable prefix: its price entry's, else by class from
+ * the id (Haiku-class 4,096 tokens, anything else 1,024), so a PRICE_TABLE
+ * entry that leaves it out still gets the provider's documented figure.
+ */
+export function minCacheableTokens(price: Price | undefined, model: string): number {
+  return price?.minCacheableTokens ?? (/haiku/i.test(model) ? 4096 : 1024);
+}
 
 const int = (dflt: number, min = 0) => z.coerce.number().int().min(min).default(dflt);
 const bool = (dflt: boolean) =>
@@ -109,7 +122,7 @@ const envSchema = z
     /** A model of a fallback chain that failed this many times in a row is skipped for MODEL_CIRCUIT_RESET_MS. */
     MODEL_CIRCUIT_FAILURES: int(3, 1),
     MODEL_CIRCUIT_RESET_MS: int(30_000, 100),
-    /** JSON object: model id → { input, output, cacheRead, cacheWrite } USD per MTok. */
+    /** JSON object: model id → { input, output, cacheRead, cacheWrite } USD per MTok, and optionally minCacheableTokens. */
     PRICE_TABLE: z
       .string()
       .optional()

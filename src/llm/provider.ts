@@ -1,9 +1,9 @@
-import { availableProviders, type Config } from '../config/config';
+import { availableProviders, minCacheableTokens, priceFor, type Config } from '../config/config';
 import type { LlmProvider, ProviderName } from '../ports/llm';
 import { createAnthropicProvider } from './anthropic/anthropic-provider';
 import { LlmGateway } from './gateway';
 import { createOpenAiProvider } from './openai/openai-provider';
-import { createSimulatedProvider } from './simulated/simulated-provider';
+import { createSimulatedProvider, simulatedPromptCache } from './simulated/simulated-provider';
 
 /** The adapter for one provider, as configured; adapters are cheap (a client per call), so building one costs nothing. */
 function createNamedProvider(config: Config, name: ProviderName): LlmProvider {
@@ -26,7 +26,9 @@ function createNamedProvider(config: Config, name: ProviderName): LlmProvider {
       maxTokensField: config.OPENAI_MAX_TOKENS_FIELD,
     });
   }
-  return createSimulatedProvider({ latencyMs: config.SIM_LATENCY_MS, jitter: config.SIM_JITTER });
+  // A bare model id on the simulated board stands for the real model: its cache minimum is that model's.
+  const minTokens = (model: string) => minCacheableTokens(priceFor(config.PRICE_TABLE, 'simulated', model), model);
+  return createSimulatedProvider({ latencyMs: config.SIM_LATENCY_MS, jitter: config.SIM_JITTER, cache: simulatedPromptCache(minTokens) });
 }
 
 /** The default provider (LLM_PROVIDER): what answers every call no model reference sends elsewhere. */

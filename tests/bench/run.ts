@@ -12,6 +12,10 @@
  *   0. first, in-process: the intake harm screen's recall, false refusals and
  *      time per request on its labelled set (tests/bench/harm-screen.ts);
  *      BENCH_ONLY=harm-screen prints that alone, in about a second
+ *   5. last, in-process: the prompt cache's read share of input tokens and the
+ *      cost per session and per sub-problem, on the simulated board and on the
+ *      recorded model-written trials (tests/bench/cache.ts); BENCH_ONLY=cache
+ *      prints that alone (with the harm screen before it), in under a minute
  * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
  * BENCH_SIM_LATENCY_MS and BENCH_CALL_LATENCY_MS tune it.
  */
@@ -23,6 +27,7 @@ import { deliberationBench } from './deliberation';
 import { memoryBench } from './memory';
 import { checkpointBench } from './checkpoints';
 import { harmScreenBench } from './harm-screen';
+import { cacheBench } from './cache';
 import { subscribe } from './sse';
 import { ensureDatabase } from '../../src/db/client';
 import { pct } from './percentile';
@@ -40,6 +45,11 @@ if (process.env.BENCH_ONLY === 'harm-screen') process.exit(0);
 // Its own database, so sessions left over by tests (and the reconciler) do not run alongside.
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bo1_bench';
 await ensureDatabase(DATABASE_URL);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+if (process.env.BENCH_ONLY === 'cache') {
+  for (const line of await cacheBench(DATABASE_URL, REDIS_URL)) console.log(line);
+  process.exit(0);
+}
 
 const fmt = (n: number) => n.toFixed(1);
 
@@ -48,7 +58,7 @@ async function startService(extra: Record<string, string>) {
   const env = {
     PATH: process.env.PATH ?? '',
     DATABASE_URL,
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_URL,
     PORT: String(port),
     QUEUE_NAME: `bench-${randomUUID().slice(0, 8)}`,
     LOG_LEVEL: 'warn',
@@ -172,3 +182,5 @@ for (const line of deliberation) console.log(line);
 
 // Memory recall at 100,000 rows: its own database work, no service needed (BENCH_SKIP_MEMORY=1 skips it).
 if (!process.env.BENCH_SKIP_MEMORY) for (const line of await memoryBench(DATABASE_URL)) console.log(line);
+
+for (const line of await cacheBench(DATABASE_URL, REDIS_URL)) console.log(line);

@@ -3,6 +3,7 @@ import { createAnthropicProvider } from '../../src/llm/anthropic/anthropic-provi
 import type { LlmProvider, LlmRequest } from '../../src/ports/llm';
 import { portRequest, rejection } from '../support/llm-request';
 import { errorBody, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
+import { estimateTokens } from '../../src/memory/tokens';
 
 // `retry-after: 0` alone makes the SDK fall back to its ~0.5s default backoff; `retry-after-ms` keeps tests fast.
 const FAST_RETRY = { 'retry-after': '0', 'retry-after-ms': '1' };
@@ -83,6 +84,31 @@ describe('anthropic provider (real SDK against a fake Anthropic server)', () => 
     expect(body.tool_choice).toEqual({ type: 'tool', name: 'record_verdict' });
     expect(JSON.parse(res.text)).toEqual({ verdict: 'accept', confidence: 0.8 });
     expect(res.stopReason).toBe('tool_use');
+  });
+
+  it('reports the prompt cache as the API does, streamed or not: the first call writes the stable prefix, the next reads it', async () => {
+    const schema = { type: 'object', properties: { verdict: { type: 'string' } } };
+    const rules = 'Weigh every option against the stated goal. '.repeat(120);
+    const ask = (question: string, onDelta?: (d: string) => void) =>
+      provider.generate(
+        request({
+          system: [rules, 'stable persona', 'volatile context'],
+          messages: [{ role: 'user', content: question }],
+          json: { name: 'record_verdict', description: 'd', schema },
+          ...(onDelta && { onDelta }),
+        }),
+      );
+    fake.enqueue({ toolInput: { verdict: 'a' } }, { toolInput: { verdict: 'b' } });
+    const first = await ask('Should I take the job?');
+    const second = await ask('And the other offer?', () => {});
+    expect(fake.requests[1]!.body.stream).toBe(true);
+    // Tools, then system up to the breakpoint after 'stable persona', are the prefix; the forced tool's schema counts.
+    const body = fake.requests[0]!.body;
+    const prefix = estimateTokens(JSON.stringify(body.tools![0])) + estimateTokens(rules) + estimateTokens('stable persona');
+    expect(first.usage).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: prefix });
+    expect(first.usage.inputTokens).toBe(estimateTokens('volatile context') + estimateTokens('Should I take the job?'));
+    expect(second.usage).toMatchObject({ cacheReadTokens: prefix, cacheWriteTokens: 0 });
+    expect(second.usage.inputTokens).toBe(estimateTokens('volatile context') + estimateTokens('And the other offer?'));
   });
 
   it('streams structured output as partial JSON deltas', async () => {

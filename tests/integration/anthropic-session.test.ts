@@ -17,7 +17,8 @@ let fake: FakeAnthropic;
 let stack: Stack;
 let database: Database;
 beforeAll(async () => {
-  fake = await startFakeAnthropic(simulatedAnthropicResponder);
+  // A 256-token cache minimum: today's stable prefixes are under the real 1,024, and this test is about the ledger carrying what the API reports.
+  fake = await startFakeAnthropic(simulatedAnthropicResponder, { minTokens: () => 256 });
   stack = await startStack({
     LLM_PROVIDER: 'anthropic',
     ANTHROPIC_API_KEY: 'sk-ant-test',
@@ -53,6 +54,13 @@ describe('a session on the anthropic provider (real SDK, fake server)', () => {
 
     const ledger = await new SessionStore(database).ledger(id);
     expect(ledger.length).toBe(s.usage.calls);
+    // Each row carries the usage the server reported for its call: uncached input, cache reads and cache writes.
+    const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    expect(fake.usages).toHaveLength(ledger.length);
+    expect(total(ledger.map((r) => r.inputTokens))).toBe(total(fake.usages.map((u) => u.input_tokens)));
+    expect(total(ledger.map((r) => r.cacheReadTokens))).toBe(total(fake.usages.map((u) => u.cache_read_input_tokens)));
+    expect(total(ledger.map((r) => r.cacheWriteTokens))).toBe(total(fake.usages.map((u) => u.cache_creation_input_tokens)));
+    expect(s.usage.cacheWriteTokens).toBeGreaterThan(0);
     expect(new Set(ledger.map((r) => r.model))).toEqual(new Set(['claude-sonnet-5-5', 'claude-haiku-5-5']));
     expect(ledger.every((r) => r.provider === 'anthropic' && r.outcome === 'ok')).toBe(true);
 

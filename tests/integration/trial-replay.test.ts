@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { nextCheckpoint, resolve } from '../support/checkpoints';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
-import { createSession, startStack, waitForStatus, type Stack } from '../support/stack';
-import { loadTrials, trialResponder } from '../support/trial-fixture';
+import { startStack, type Stack } from '../support/stack';
+import { loadTrials, replayTrial, trialResponder } from '../support/trial-fixture';
 
 /**
  * Sessions whose every answer was written by a person playing the model
@@ -29,34 +28,13 @@ describe('model-written trials, replayed through the real SDK', () => {
       open.push({ stop: () => fake.close() });
       const stack: Stack = await startStack({ LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'sk-ant-replay', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_MAX_RETRIES: '0' });
       open.push(stack);
-      const { problem, context, mode, settings } = trial.session;
-      const id = await createSession(stack.url, {
-        problem,
-        context,
-        mode,
-        // The trials were recorded before complex sub-problems got a fourth seat (cofounder-auto's sp3, complexity 8, sat 3): they replay on the panels they ran with.
-        settings: { ...settings, raiseOneWayPanels: false },
-        // The trial ran on an empty memory: nothing recalled, and nothing of the replay may leak into other test files.
-        memory: { read: false, contribute: false },
-      });
-      const answers = [...trial.checkpoints];
-      const unasked = answers;
-      if (mode === 'interactive') {
-        let last: string | null = null;
-        for (let cp = await nextCheckpoint(stack.url, id, null, 120_000); cp; cp = await nextCheckpoint(stack.url, id, last, 120_000)) {
-          last = cp.id;
-          const i = answers.findIndex((a) => a.kind === cp.kind && a.subProblemId === cp.sub_problem_id && a.round === cp.round);
-          const body = i >= 0 ? answers.splice(i, 1)[0]!.answer : { action: 'continue' };
-          const res = await resolve(stack.url, id, cp.id, body);
-          expect(res.status, `${cp.kind}: ${JSON.stringify(res.body)}`).toBe(202);
-        }
-      }
-      const s = await waitForStatus(stack.url, id, ['completed', 'failed', 'cancelled'], 180_000);
+      const { snapshot: s, unasked, refused } = await replayTrial(stack.url, trial);
+      expect(refused, 'checkpoint answers the service refused').toEqual([]);
       expect(replay.unmatched, 'requests with no recorded answer').toEqual([]);
       // At most a couple of research answers the recording lacks (see trialResponder), never a debate turn, vote or synthesis.
       expect(replay.filled.length, replay.filled.join('\n')).toBeLessThanOrEqual(2);
       expect(s.status, JSON.stringify(s.error)).toBe(trial.expected.status);
-      if (mode === 'interactive') expect(unasked, 'every recorded checkpoint answer was asked for again').toEqual([]);
+      expect(unasked, 'every recorded checkpoint answer was asked for again').toEqual([]);
       const got = Object.fromEntries(
         Object.entries((s.results?.subProblemResults ?? {}) as Record<string, any>).map(([sp, r]) => [sp, { winner: r.tally.winner, deferred: r.tally.deferred }]),
       );

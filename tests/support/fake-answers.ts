@@ -22,12 +22,12 @@ function answer(key: unknown, name: string, schema: Record<string, unknown>): st
 /** The tool a request forces (a board call sends the whole shared set and names its own), else its first. */
 export const forcedTool = (body: FakeRequestBody) => body.tools?.find((t) => t.name === body.tool_choice?.name) ?? body.tools?.[0];
 
-/** Anthropic wire: the forced tool's input, with some cache reads in the usage. */
+/** Anthropic wire: the forced tool's input; the usage is the fake server's own count, cache included. */
 export function simulatedAnthropicResponder(body: FakeRequestBody): FakeReply {
   const tool = forcedTool(body);
   if (!tool) return { text: 'plain answer' };
   const toolInput = JSON.parse(answer(body.messages, tool.name, tool.input_schema)) as Record<string, unknown>;
-  return { toolInput, toolName: tool.name, usage: { input_tokens: 900, output_tokens: 200, cache_read_input_tokens: 600 } };
+  return { toolInput, toolName: tool.name };
 }
 
 /** OpenAI wire: the forced function's arguments, or a json_schema answer as content; some cached prompt tokens. */

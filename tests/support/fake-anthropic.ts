@@ -1,9 +1,14 @@
 /**
  * A scriptable local stand-in for the Anthropic Messages API, faithful enough
  * on the wire (JSON bodies, SSE events, error envelopes, retry headers) that the
- * real SDK runs against it unmodified.
+ * real SDK runs against it unmodified. It keeps a prompt cache the way the API
+ * does (src/llm/prompt-cache.ts) and reports its reads and writes in the usage,
+ * unless a scripted reply gives its own figures.
  */
 import type { ServerResponse } from 'node:http';
+import { DEFAULT_PRICES, minCacheableTokens } from '../../src/config/config';
+import { PromptCache, PromptCacheError, type CacheableParams, type CacheUsage } from '../../src/llm/prompt-cache';
+import { estimateTokens } from '../../src/memory/tokens';
 import { chunk, nextId, sendJson, splitWords, startFakeServer, type FakeServer, type ReplyControl, type RecordedRequest } from './fake-server';
 
 export { splitWords };
@@ -45,7 +50,18 @@ export interface FakeRequestBody {
 }
 
 export type FakeRequest = RecordedRequest<FakeRequestBody>;
-export type FakeAnthropic = FakeServer<FakeRequestBody, FakeReply>;
+export type FakeAnthropic = FakeServer<FakeRequestBody, FakeReply> & {
+  cache: PromptCache;
+  /** The usage of every successful answer, in the order sent. */
+  usages: FakeUsage[];
+};
+
+export interface FakeAnthropicOptions {
+  /** The prompt cache's clock (default Date.now). */
+  now?: () => number;
+  /** A model's minimum cacheable prefix (default: the built-in price table's, by class for unknown models). */
+  minTokens?: (model: string) => number;
+}
 
 const DEFAULT_REPLY: FakeTextReply = { text: 'ok' };
 
@@ -68,33 +84,60 @@ export function errorBody(status: number, message = `fake error ${status}`, type
 /** Answers a request when nothing is enqueued; the default is a fixed text reply. */
 export type Responder = (body: FakeRequestBody) => FakeReply;
 
-export function startFakeAnthropic(responder: Responder = () => DEFAULT_REPLY): Promise<FakeAnthropic> {
-  return startFakeServer<FakeRequestBody, FakeReply>(
+export async function startFakeAnthropic(responder: Responder = () => DEFAULT_REPLY, opts: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  const cache = new PromptCache({
+    countTokens: estimateTokens,
+    minTokens: opts.minTokens ?? ((model) => minCacheableTokens(DEFAULT_PRICES[model], model)),
+  });
+  const now = opts.now ?? Date.now;
+  const usages: FakeUsage[] = [];
+  const server = await startFakeServer<FakeRequestBody, FakeReply>(
     {
       route: (method, path) => method === 'POST' && path.startsWith('/v1/messages'),
       notFound: (res, method, path) => sendJson(res, 404, errorBody(404, `no route ${method} ${path}`), {}),
-      respond,
+      respond: (res, req, reply) => {
+        const usage = respond(res, req, reply, cache, now());
+        if (usage) usages.push(usage);
+      },
     },
     responder,
   );
+  return Object.assign(server, { cache, usages });
 }
 
-function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): void {
+/** The request as the cache sees it: the wire body is Messages params already. */
+const cacheable = (req: FakeRequestBody): CacheableParams => ({
+  model: req.model ?? 'claude-fake',
+  tools: req.tools ?? [],
+  tool_choice: req.tool_choice,
+  system: req.system ?? [],
+  messages: (req.messages ?? []) as CacheableParams['messages'],
+});
+
+/** Sends the answer; returns its usage when it was a message (not an error). */
+function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply, cache: PromptCache, now: number): FakeUsage | undefined {
   if ('status' in reply) {
     sendJson(res, reply.status, reply.body ?? errorBody(reply.status), reply.headers ?? {});
-    return;
+    return undefined;
+  }
+  let cached: CacheUsage;
+  try {
+    // The answer begins now, so this request's writes are readable by the next one at once.
+    cached = cache.request(cacheable(req), now);
+  } catch (err) {
+    if (!(err instanceof PromptCacheError)) throw err;
+    sendJson(res, 400, errorBody(400, err.message), {});
+    return undefined;
   }
   const n = nextId();
   const id = `msg_fake_${n}`;
   const model = req.model ?? 'claude-fake';
+  const isTool = 'toolInput' in reply;
   const usage: FakeUsage = {
-    input_tokens: 10,
-    output_tokens: 5,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    ...cached,
+    output_tokens: estimateTokens(isTool ? JSON.stringify(reply.toolInput) : reply.text),
     ...reply.usage,
   };
-  const isTool = 'toolInput' in reply;
   const toolName = isTool ? (reply.toolName ?? req.tool_choice?.name ?? req.tools?.[0]?.name ?? 'tool') : '';
   const stopReason = reply.stopReason ?? (isTool ? 'tool_use' : 'end_turn');
   const block = isTool
@@ -117,7 +160,7 @@ function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): v
       },
       {},
     );
-    return;
+    return usage;
   }
 
   // SSE: the same event sequence and shapes the real API streams.
@@ -175,4 +218,5 @@ function respond(res: ServerResponse, req: FakeRequestBody, reply: FakeReply): v
   });
   send('message_stop', { type: 'message_stop' });
   res.end();
+  return usage;
 }

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simulate } from '../../src/llm/simulated/simulated-provider';
+import { nextCheckpoint, resolve } from './checkpoints';
 import type { FakeReply, FakeRequestBody } from './fake-anthropic';
 import { forcedTool } from './fake-answers';
+import { createSession, waitForStatus } from './stack';
 
 /** A model-relay trial recorded by scripts/record-trial.ts. */
 export interface TrialCall {
@@ -146,4 +148,48 @@ export function trialResponder(trial: Trial) {
     return tool ? { toolInput: best.answer as Record<string, unknown>, toolName: tool } : { text: String(best.answer) };
   };
   return { responder, unmatched, filled, unused: () => recorded.filter((r) => !r.used).map((r) => `${r.n} ${r.tool}`) };
+}
+
+export interface Replayed {
+  id: string;
+  /** The session's snapshot once it ended. */
+  snapshot: Record<string, any>;
+  /** Recorded checkpoint answers the replay never asked for (interactive trials). */
+  unasked: Trial['checkpoints'];
+  /** Checkpoint answers the service did not accept (status and body), in order. */
+  refused: string[];
+}
+
+/**
+ * Runs a trial's session on a service whose model calls reach a fake server
+ * answering with `trialResponder`: created as recorded (on the panels it ran
+ * with, on an empty memory that nothing of the replay leaks into), every
+ * checkpoint of an interactive trial answered with the recorded answer, else
+ * `continue`; resolves once the session has ended.
+ */
+export async function replayTrial(url: string, trial: Trial): Promise<Replayed> {
+  const { problem, context, mode, settings } = trial.session;
+  const id = await createSession(url, {
+    problem,
+    context,
+    mode,
+    // The trials were recorded before complex sub-problems got a fourth seat (cofounder-auto's sp3, complexity 8, sat 3): they replay on the panels they ran with.
+    settings: { ...settings, raiseOneWayPanels: false },
+    // The trial ran on an empty memory: nothing recalled, and nothing of the replay may leak into other sessions.
+    memory: { read: false, contribute: false },
+  });
+  const unasked = [...trial.checkpoints];
+  const refused: string[] = [];
+  if (mode === 'interactive') {
+    let last: string | null = null;
+    for (let cp = await nextCheckpoint(url, id, null, 120_000); cp; cp = await nextCheckpoint(url, id, last, 120_000)) {
+      last = cp.id;
+      const i = unasked.findIndex((a) => a.kind === cp.kind && a.subProblemId === cp.sub_problem_id && a.round === cp.round);
+      const body = i >= 0 ? unasked.splice(i, 1)[0]!.answer : { action: 'continue' };
+      const res = await resolve(url, id, cp.id, body);
+      if (res.status !== 202) refused.push(`${cp.kind}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  }
+  const snapshot = await waitForStatus(url, id, ['completed', 'failed', 'cancelled'], 180_000);
+  return { id, snapshot, unasked: mode === 'interactive' ? unasked : [], refused };
 }

@@ -35,6 +35,15 @@ describe('LlmGateway', () => {
     expect(p.requests[0]).toMatchObject({ system: prompt.system, cacheAfter: [prompt.system.length - 1], json: { name: 'p' } });
   });
 
+  it('prices cache reads and writes at their own rates and carries them on the ledger row', async () => {
+    const usage = { inputTokens: 300, outputTokens: 50, cacheReadTokens: 4000, cacheWriteTokens: 1200 };
+    const { call, ledger } = setup(new ScriptedProvider().when(() => true, { text: '{"answer":"yes","score":0.5}', usage }));
+    await call();
+    expect(ledger[0]).toMatchObject(usage);
+    // 300 × $3 + 50 × $15 + 4,000 × $0.30 + 1,200 × $3.75 per million: reads at a tenth of input, writes at 1.25×.
+    expect(ledger[0]!.costUsd).toBeCloseTo((300 * 3 + 50 * 15 + 4000 * 0.3 + 1200 * 3.75) / 1e6, 12);
+  });
+
   it('repairs an invalid answer once, sending the validation error back', async () => {
     const p = new ScriptedProvider()
       .when(() => true, { text: '{"answer":"no"}' }, 1)

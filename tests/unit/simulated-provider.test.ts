@@ -26,6 +26,7 @@ import { PERSONAS, personaByCode } from '../../src/domain/personas';
 import { debatePhase } from '../../src/domain/speakers';
 import { extractJson, toJsonSchema } from '../../src/llm/gateway';
 import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provider';
+import { estimateTokens } from '../../src/memory/tokens';
 import { LlmError, type LlmRequest } from '../../src/ports/llm';
 import { loadScenarios, type Scenario } from '../support/scenarios';
 
@@ -890,21 +891,60 @@ describe('simulated provider', () => {
 
   it('reports usage, model, stop reason and streams deterministic chunks', async () => {
     const deltas: string[] = [];
+    const fresh = createSimulatedProvider({ latencyMs: 0, jitter: 0 });
     const req = { ...request('problem_statement', 'u#1', intake('Should I hire a designer?')), onDelta: (d: string) => deltas.push(d) };
-    const res = await provider.generate(req);
-    const inputChars = req.system.join('').length + req.messages.map((m) => m.content).join('').length;
-    expect(res.usage).toEqual({
-      inputTokens: Math.ceil(inputChars / 4),
-      outputTokens: Math.ceil(res.text.length / 4),
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-    });
+    const res = await fresh.generate(req);
+    // Estimated block by block (≈ chars/4 each), split into uncached input, cache reads and cache writes.
+    expect(res.usage.inputTokens + res.usage.cacheReadTokens + res.usage.cacheWriteTokens).toBe(
+      req.system.reduce((n, b) => n + estimateTokens(b), 0) + req.messages.reduce((n, m) => n + estimateTokens(m.content), 0),
+    );
+    expect(res.usage.outputTokens).toBe(Math.ceil(res.text.length / 4));
     expect(res).toMatchObject({ model: 'sim-model', stopReason: 'end_turn', attempts: 1 });
     expect(deltas.length).toBeGreaterThanOrEqual(2);
     expect(deltas.join('')).toBe(res.text);
     const again: string[] = [];
-    await provider.generate({ ...req, onDelta: (d: string) => again.push(d) });
+    await fresh.generate({ ...req, onDelta: (d: string) => again.push(d) });
     expect(again).toEqual(deltas);
+  });
+
+  it('counts the forced tool schema as input, as the API does', async () => {
+    const plain = request('free_text', 'f#1', undefined);
+    const forced = request('free_text', 'f#1', undefined, z.object({ verdict: z.enum(['yes', 'no']), reasons: z.array(z.string()) }));
+    const sim = createSimulatedProvider({ latencyMs: 0, jitter: 0 });
+    const a = (await sim.generate(plain)).usage;
+    const b = (await sim.generate(forced)).usage;
+    const tool = { name: 'free_text', description: 'free_text', input_schema: { ...forced.json!.schema, type: 'object' } };
+    expect(b.inputTokens - a.inputTokens).toBe(estimateTokens(JSON.stringify(tool)));
+  });
+
+  it('reports prompt-cache reads and writes over the params the anthropic adapter would send, with a cache shared by its calls', async () => {
+    let t = 0;
+    const sim = createSimulatedProvider({ latencyMs: 0, jitter: 0, now: () => t });
+    const stable = 'The board deliberates in rounds and answers with one JSON object. '.repeat(80);
+    const ask = (key: string, question: string) =>
+      sim.generate({ ...request('free_text', key, undefined), model: 'claude-sonnet-5-5', system: [stable, 'persona'], messages: [{ role: 'user', content: question }] });
+    const prefix = estimateTokens(stable) + estimateTokens('persona');
+    const first = await ask('c1#1', 'first question');
+    expect(first.usage).toEqual({ inputTokens: estimateTokens('first question'), outputTokens: first.usage.outputTokens, cacheReadTokens: 0, cacheWriteTokens: prefix });
+    t += 60_000;
+    expect((await ask('c2#1', 'a second question')).usage).toMatchObject({ inputTokens: estimateTokens('a second question'), cacheReadTokens: prefix, cacheWriteTokens: 0 });
+    // Unused for five minutes, the entry is gone.
+    t += 5 * 60_000;
+    expect((await ask('c3#1', 'later')).usage).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: prefix });
+    // Parallel calls are sent before either response begins: neither reads what the other writes.
+    const other = 'A different stable prefix for another board. '.repeat(120);
+    const both = await Promise.all(['p1#1', 'p2#1'].map((key) => sim.generate({ ...request('free_text', key, undefined), model: 'claude-sonnet-5-5', system: [other], messages: [{ role: 'user', content: key }] })));
+    expect(both.map((r) => r.usage.cacheReadTokens)).toEqual([0, 0]);
+  });
+
+  it('caches nothing under the model minimum: a Haiku-class prefix needs 4,096 tokens', async () => {
+    const sim = createSimulatedProvider({ latencyMs: 0, jitter: 0, now: () => 0 });
+    const stable = 'x'.repeat(4 * 2000);
+    const ask = (model: string) => sim.generate({ ...request('free_text', `${model}#1`, undefined), model, system: [stable], cacheAfter: [0], messages: [{ role: 'user', content: 'q' }] });
+    await ask('claude-haiku-5-5');
+    expect((await ask('claude-haiku-5-5')).usage.cacheReadTokens).toBe(0);
+    await ask('claude-sonnet-5-5');
+    expect((await ask('claude-sonnet-5-5')).usage.cacheReadTokens).toBe(2000);
   });
 
   it('honours latency with jitter through the injected sleep, and skips it at zero', async () => {

@@ -36,6 +36,7 @@ const STOP_REASONS = new Set<string>(['end_turn', 'max_tokens', 'stop_sequence',
 /** The API's limit on `cache_control` breakpoints per request. */
 const MAX_BREAKPOINTS = 4;
 
+/** The Messages params a port request becomes; the simulated board feeds the same params to its prompt-cache emulator. */
 export function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
   const marked = new Set(req.cacheAfter.slice(-MAX_BREAKPOINTS));
   const system: TextBlockParam[] = req.system.map((text, i) =>

@@ -1,4 +1,8 @@
+import { minCacheableTokens } from '../../config/config';
+import { estimateTokens } from '../../memory/tokens';
 import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse } from '../../ports/llm';
+import { buildParams } from '../anthropic/anthropic-provider';
+import { PromptCache, PromptCacheError } from '../prompt-cache';
 import { BOARD } from './board';
 import { DEBATE } from './debate';
 import { INTAKE } from './intake';
@@ -20,6 +24,18 @@ export interface SimulatedOptions {
   /** Share of latencyMs the delay may vary by, either way (0.3 → ±30%). */
   jitter: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The prompt cache this board's calls share, like one organisation's on the
+   * API (default: one per provider instance, priced models' minimums by class).
+   */
+  cache?: PromptCache;
+  /** The cache's clock (default Date.now); inject one for figures that must not depend on timing. */
+  now?: () => number;
+}
+
+/** A cache like the API's, with the project's token estimate and a model's documented minimum. */
+export function simulatedPromptCache(minTokens: (model: string) => number = (m) => minCacheableTokens(undefined, m)): PromptCache {
+  return new PromptCache({ countTokens: estimateTokens, minTokens });
 }
 
 const aborted = () => new LlmError('aborted', 'the simulated request was aborted', false);
@@ -90,12 +106,26 @@ function chunks(text: string, key: string): string[] {
   return out.filter((c) => c.length > 0);
 }
 
+/** The cache's view of a request: the very params the anthropic adapter would send, so it follows their breakpoints. */
+function lookup(cache: PromptCache, req: LlmRequest, now: number) {
+  try {
+    return cache.lookup(buildParams(req), now);
+  } catch (err) {
+    if (err instanceof PromptCacheError) throw new LlmError('bad_request', `simulated: ${err.message}`, false, 400, { cause: err });
+    throw err;
+  }
+}
+
 export function createSimulatedProvider(opts: SimulatedOptions): LlmProvider {
   const sleep = opts.sleep ?? defaultSleep;
+  const cache = opts.cache ?? simulatedPromptCache();
+  const now = opts.now ?? Date.now;
   return {
     name: 'simulated',
     async generate(req: LlmRequest): Promise<LlmResponse> {
       if (req.signal?.aborted) throw aborted();
+      // Looked up when sent, written when the response begins: a round's parallel turns miss each other's writes, as on the API.
+      const cached = lookup(cache, req, now());
       const spread = opts.jitter * (rng(`${req.key}|latency`).next() * 2 - 1);
       const delay = Math.max(0, Math.round(opts.latencyMs * (1 + spread)));
       // Zero latency: no timer at all, just a microtask, so a whole session runs fast.
@@ -103,18 +133,20 @@ export function createSimulatedProvider(opts: SimulatedOptions): LlmProvider {
       else await Promise.resolve();
       if (req.signal?.aborted) throw aborted();
 
+      cached.commit(now());
       const text = simulate(req);
       if (req.onDelta) for (const chunk of chunks(text, req.key)) req.onDelta(chunk);
-      const inputChars = req.system.reduce((n, s) => n + s.length, 0) + req.messages.reduce((n, m) => n + m.content.length, 0);
+      // Input as the API counts it: tools (the forced tool's schema), system and messages, split into uncached, read and written.
+      const { usage } = cached;
       return {
         text,
         model: req.model,
         stopReason: 'end_turn',
         usage: {
-          inputTokens: Math.ceil(inputChars / 4),
+          inputTokens: usage.input_tokens,
           outputTokens: Math.ceil(text.length / 4),
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
+          cacheReadTokens: usage.cache_read_input_tokens,
+          cacheWriteTokens: usage.cache_creation_input_tokens,
         },
         attempts: 1,
       };
