@@ -32,7 +32,8 @@ const calls = readdirSync(values.spool)
   .flatMap((f) => {
     const n = f.slice(0, 4);
     const body = JSON.parse(readFileSync(join(values.spool!, f), 'utf8'));
-    const tool = body.tools?.[0]?.name ?? null;
+    // A board call sends the shared tool set: its own tool is the one it forces.
+    const tool = body.tool_choice?.name ?? body.tools?.[0]?.name ?? null;
     let answer: unknown;
     try {
       answer = tool ? JSON.parse(readFileSync(join(values.spool!, `${n}.res.json`), 'utf8')) : readFileSync(join(values.spool!, `${n}.res.txt`), 'utf8');

@@ -4,6 +4,7 @@
  * into the port's error kind. Each SDK keeps its own retry loop (honouring
  * `retry-after`); these only inform it and classify what it gives up on.
  */
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { LlmErrorKind } from '../ports/llm';
 
 export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -33,6 +34,22 @@ export function parseJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+const agents = new Map<number, Agent>();
+
+/**
+ * A fetch whose only deadline is the SDK's own timeout. Node's built-in fetch
+ * gives up on response headers after 300 s whatever the SDK was told, so a
+ * long non-streamed answer (or a person answering through the model relay)
+ * failed at five minutes with `ANTHROPIC_TIMEOUT_MS` set to an hour. One
+ * connection pool per timeout, shared by every client.
+ */
+export function patientFetch(timeoutMs: number): FetchFn {
+  let agent = agents.get(timeoutMs);
+  if (!agent) agents.set(timeoutMs, (agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs })));
+  const dispatcher = agent;
+  return (input, init) => undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   type LlmResponse,
   type StopReason,
 } from '../../ports/llm';
-import { guardedFetch, kindOfStatus } from '../transport';
+import { guardedFetch, kindOfStatus, patientFetch } from '../transport';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -129,7 +129,7 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): LlmProv
         ...(opts.baseURL !== undefined ? { baseURL: opts.baseURL } : {}),
         maxRetries: opts.maxRetries,
         timeout: opts.timeoutMs,
-        fetch: guardedFetch(globalThis.fetch, () => attempts++),
+        fetch: guardedFetch(patientFetch(opts.timeoutMs), () => attempts++),
       });
       const params = buildParams(req);
       const reqOpts = req.signal ? { signal: req.signal } : {};

@@ -14,7 +14,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse, type LlmUsage, type StopReason } from '../../ports/llm';
-import { guardedFetch, kindOfStatus } from '../transport';
+import { guardedFetch, kindOfStatus, patientFetch } from '../transport';
 import { isStrictSchema, schemaInstruction } from './structured';
 
 /**
@@ -174,7 +174,7 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): LlmProvider {
         ...(opts.baseURL !== undefined && { baseURL: opts.baseURL }),
         maxRetries: opts.maxRetries,
         timeout: opts.timeoutMs,
-        fetch: guardedFetch(globalThis.fetch, () => attempts++),
+        fetch: guardedFetch(patientFetch(opts.timeoutMs), () => attempts++),
       });
       const params = buildParams(req, opts);
       const reqOpts = req.signal ? { signal: req.signal } : {};
