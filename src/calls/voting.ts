@@ -89,6 +89,8 @@ export interface CalibrationInput {
   /** The options' letters and titles, so a vote's letter means something. */
   options: Pick<Option, 'id' | 'title'>[];
   own: { optionId: string; confidence: number; rationale: string };
+  /** The board record of the whole debate, as the vote read it. */
+  record: string[];
   /** Every vote of the board, the calibrator's own included (the prompt shows the others). */
   votes: { persona: string; name: string; optionId: string; confidence: number; rationale: string; strongObjection: string | null }[];
 }
@@ -107,7 +109,9 @@ export const calibrationCall = defineCall<CalibrationInput, z.infer<typeof calib
   maxTokens: 300,
   template: 'calibration',
   output: fixed(calibrationSchema),
+  toolset: 'board',
   vars: (i) => ({
+    record: i.record,
     persona: i.persona,
     subProblem: i.subProblem,
     options: i.options.map((o) => `${o.id}. ${o.title}`),

@@ -216,6 +216,7 @@ async function decide(seed: string, sp: SubProblemBrief, positions: { persona: s
   const calibrated: Vote[] = [];
   for (const v of votes) {
     const c = await call(calibrationCall, `${seed}:${sp.id}/calibrate/${v.persona}#1`, {
+      record: [],
       persona: personaByCode(v.persona)!,
       subProblem: sp,
       options: out.options,
@@ -694,6 +695,7 @@ describe('simulated provider', () => {
       // Calibration: outliers lower their confidence by 0.05-0.15; the majority keeps or raises it by at most 0.05.
       for (const v of votes) {
         const c = await call(calibrationCall, `${seed}:sp1/calibrate/${v.persona}#1`, {
+          record: [],
           persona: personaByCode(v.persona)!,
           subProblem: brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' }),
           options,

@@ -110,6 +110,7 @@ describe('the calibration', () => {
   const input: CalibrationInput = {
     persona: analyst,
     subProblem: sp,
+    record: [],
     options,
     own: { optionId: 'A', confidence: 0.7, rationale: 'A cap keeps the downside known.' },
     votes: [
@@ -249,6 +250,7 @@ describe("an expert's summary", () => {
   const input = (contributions: string[]): ExpertSummaryInput => ({
     persona: analyst,
     subProblem: sp,
+    record: [],
     contributions,
     vote: { optionId: 'A', confidence: 0.7, rationale: 'A cap keeps the downside known.' },
     position: 'Cap the bet at $6K.',

@@ -77,6 +77,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           options: titles,
           own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
           votes: board,
+          record: d.record,
         });
         return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence, calibrationReason: out.reason } };
       }),
