@@ -4,7 +4,6 @@ import { addCalls } from '../domain/usage';
 import type { Commit, LedgerEntry, SessionPatch, SessionStorePort, Tx } from '../ports/session-store';
 import type { ModelCall } from '../calls/call';
 import { renderCall } from '../calls/render';
-import { toolsetOf } from '../calls/toolset';
 import type { LedgerFact } from '../domain/model';
 import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
@@ -203,7 +202,7 @@ export class SessionRun {
           record: (e) => calls.push({ ...e, stepKey: key }),
           onFallback: (notice) => fallbacks.push(event('model.fallback', notice)),
           ...(onDelta && { onDelta }),
-        }, toolsetOf(call));
+        });
       },
     };
     let out: StepOutput<T>;

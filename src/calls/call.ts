@@ -49,14 +49,6 @@ export interface ModelCall<I, O> {
   vars: (input: I) => Record<string, unknown>;
   /** Expected tokens of a typical call, for cost estimates and budgets before anything runs. */
   estimate: { input: number; output: number };
-  /**
-   * Calls that read the board record (src/domain/debate/record.ts) send one
-   * tool set, every such call's tool in it, so their prompts share the
-   * leading tools block and the record after it (src/calls/toolset.ts).
-   */
-  toolset?: 'board';
-  /** The tool's schema in a shared set, where `output` depends on the input (a vote's option ids); validation still uses `output`. */
-  tool?: z.ZodType;
 }
 
 export type AnyCall = ModelCall<any, any>;

@@ -45,7 +45,7 @@ export interface ExpertTurnInput {
 }
 
 const INSTRUCTIONS: Record<DebatePhase, string> = {
-  opening: 'Give your opening statement: your initial position, key concerns and the question you most want answered. Consider what the other experts would think.',
+  opening: 'Give your opening statement: your initial position, key concerns and the question you most want answered. The experts speak at once in this round, so nobody has spoken yet: leave `agreesWith` and `disagreesWith` empty, and anticipate where the others on the panel will push back.',
   early: 'Divergent thinking: challenge assumptions, surface options and risks the others missed, and respond to named experts.',
   middle: 'Analysis and evidence: dig into the contentious points, back your claims with evidence or ask for research.',
   late: 'Convergent thinking: refine your position, concede what you have been persuaded of, and address the remaining objections.',
@@ -89,7 +89,6 @@ export const openingStatementCall = defineCall<ExpertTurnInput, Contribution>({
   template: 'expert_turn',
   output: fixed(contributionSchema),
   vars: expertTurnVars,
-  toolset: 'board',
   estimate: { input: 2_500, output: 250 },
 });
 
@@ -124,7 +123,6 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
   maxTokens: 1700,
   template: 'facilitator_round',
   output: fixed(facilitatorRoundSchema),
-  toolset: 'board',
   vars: (i) => ({
     record: i.record,
     subProblem: i.subProblem,
@@ -166,7 +164,6 @@ export const moderatorCall = defineCall<ModeratorInput, { text: string }>({
   maxTokens: 600,
   template: 'moderator',
   output: fixed(moderatorSchema),
-  toolset: 'board',
   vars: (i) => ({ record: i.record, kind: i.kind, subProblem: i.subProblem, positions: i.positions.map((p) => `- ${nameOf(p.persona)}: ${p.position}`).join('\n') }),
   estimate: { input: 1_500, output: 200 },
 });
@@ -186,7 +183,6 @@ export const researchCall = defineCall<ResearchInput, { findings: string; confid
   maxTokens: 600,
   template: 'research',
   output: fixed(researchSchema),
-  toolset: 'board',
   vars: (i) => ({ record: i.record, subProblem: i.subProblem, query: i.query }),
   estimate: { input: 1_500, output: 400 },
 });

@@ -150,7 +150,6 @@ export const expertSummaryCall = defineCall<ExpertSummaryInput, ExpertSummary>({
   maxTokens: 500,
   template: 'expert_summary',
   output: fixed(expertSummarySchema),
-  toolset: 'board',
   vars: (i) => {
     const { kept, omitted } = newestWithin(i.contributions, SUMMARY_TURNS_MAX_CHARS);
     return {

@@ -69,8 +69,6 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
   maxTokens: 600,
   template: 'vote',
   output: (i) => voteSchema.extend({ optionId: z.enum(i.options.map((o) => o.id) as [string, ...string[]]) }),
-  toolset: 'board',
-  tool: voteSchema,
   vars: (i) => ({
     record: i.record,
     persona: i.persona,
@@ -109,7 +107,6 @@ export const calibrationCall = defineCall<CalibrationInput, z.infer<typeof calib
   maxTokens: 300,
   template: 'calibration',
   output: fixed(calibrationSchema),
-  toolset: 'board',
   vars: (i) => ({
     record: i.record,
     persona: i.persona,

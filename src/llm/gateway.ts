@@ -25,12 +25,6 @@ export interface CallSpec<T> {
   input?: unknown;
   /** Expected output tokens, for the ledger row written before the call; defaults to a quarter of maxTokens. */
   estimatedOutputTokens?: number;
-  /**
-   * The tool set sent with the call (its own among them), shared by the calls
-   * of a session that read the same record, so their prompts share a prefix.
-   * The answer is still validated against `schema`.
-   */
-  toolset?: { purpose: string; schema: z.ZodType }[];
 }
 
 export interface CallContext {
@@ -133,7 +127,7 @@ export class LlmGateway {
   }
 
   /** Runs a call from the catalogue: its tier, room, phase and output contract come from the declaration. */
-  invoke<I, O>(call: ModelCall<I, O>, input: I, prompt: RenderedPrompt, ctx: CallContext, toolset?: CallSpec<O>['toolset']): Promise<O> {
+  invoke<I, O>(call: ModelCall<I, O>, input: I, prompt: RenderedPrompt, ctx: CallContext): Promise<O> {
     const spec = {
       tier: call.tier,
       role: call.role,
@@ -145,7 +139,6 @@ export class LlmGateway {
       schema: call.output(input),
       input,
       estimatedOutputTokens: call.estimate.output,
-      ...(toolset && { toolset }),
     };
     return this.call(spec, ctx).then(
       (r) => r.output,
@@ -166,7 +159,6 @@ export class LlmGateway {
       ...(spec.input !== undefined && { input: spec.input }),
       ...(spec.schema && {
         json: toolSpec(spec.purpose, spec.schema),
-        ...(spec.toolset && { tools: spec.toolset.map((t) => toolSpec(t.purpose, t.schema)) }),
       }),
       ...(ctx.signal && { signal: ctx.signal }),
       ...(ctx.onDelta && { onDelta: ctx.onDelta }),
@@ -243,8 +235,7 @@ export class LlmGateway {
       outcome,
     });
     // Written ahead, so a call in flight at a crash is still in the ledger (as abandoned, with this estimate).
-    const tools = req.tools ?? (req.json ? [req.json] : []);
-    const sent = req.system.join('\n').length + req.messages.reduce((n, m) => n + m.content.length, 0) + tools.reduce((n, t) => n + JSON.stringify(t.schema).length, 0);
+    const sent = req.system.join('\n').length + req.messages.reduce((n, m) => n + m.content.length, 0) + (req.json ? JSON.stringify(req.json.schema).length : 0);
     const estimated: LlmUsage = { inputTokens: Math.ceil(sent / 4), outputTokens: spec.estimatedOutputTokens ?? Math.ceil(req.maxTokens / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
     const id = ctx.open ? await ctx.open(entry(estimated, 'pending')) : undefined;
     const settled = (e: LedgerEntry): LedgerEntry => (id === undefined ? e : { ...e, id });

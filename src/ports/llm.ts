@@ -36,12 +36,6 @@ export interface LlmRequest {
    * still validates it.
    */
   json?: ToolSpec;
-  /**
-   * The tool set sent with the request, `json` among them (forced by name).
-   * Calls of a session that share one set share the prompt's leading tools
-   * block, which a provider's cache keys on first; absent means `[json]`.
-   */
-  tools?: ToolSpec[];
   /** Aborting cancels the in-flight request; the adapter rejects with LlmError kind 'aborted'. */
   signal?: AbortSignal;
   /** Deterministic identity of this call (step key + attempt); the simulated adapter seeds from it. */

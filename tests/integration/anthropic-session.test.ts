@@ -72,11 +72,15 @@ describe('a session on the anthropic provider (real SDK, fake server)', () => {
     expect(first.system!.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
     expect(first.tool_choice).toEqual({ type: 'tool', name: first.tools![0]!.name });
 
-    // Calls that read the board record share one prefix: the same tool set (each forcing its own), the same rules
-    // and decision, then the sub-problem's record, so a later call's system blocks start with an earlier one's.
+    // Calls that read the board record share one prefix after their tool: the same rules and decision, then the
+    // sub-problem's record, so a later call's system blocks start with an earlier one's (and, with the same tool, its cache).
     const board = msgs.map((r) => r.body).filter((b) => ['opening_statement', 'contribution', 'facilitator_round', 'vote'].includes(b.tool_choice?.name ?? ''));
     expect(new Set(board.map((b) => b.tool_choice!.name))).toEqual(new Set(['opening_statement', 'contribution', 'facilitator_round', 'vote']));
-    expect(new Set(board.map((b) => JSON.stringify(b.tools))).size).toBe(1);
+    for (const name of ['opening_statement', 'contribution', 'facilitator_round']) {
+      const tools = board.filter((b) => b.tool_choice!.name === name).map((b) => JSON.stringify(b.tools));
+      expect(new Set(tools).size, name).toBe(1);
+      expect(JSON.parse(tools[0]!).map((t: { name: string }) => t.name)).toEqual([name]);
+    }
     const texts = (b: (typeof board)[number]) => b.system!.map((x) => x.text);
     expect(new Set(board.map((b) => texts(b)[0])).size).toBe(1);
     const bySubProblem = new Map<string, typeof board>();

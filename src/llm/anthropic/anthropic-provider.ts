@@ -50,9 +50,10 @@ export function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
   };
   // `temperature` is deliberately not sent: API version 2026-10-21 (what SDK 1.12 speaks) dropped it.
   if (req.json) {
-    // Structured output via a forced tool: the model must "call" it with the object. The whole
-    // set goes first in the prompt, so calls sharing a set share that block (and the cache after it).
-    params.tools = (req.tools ?? [req.json]).map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.schema, type: 'object' as const } }));
+    // Structured output via a forced tool, sent alone: the model must "call" it with the object. (A
+    // tool set shared by every call would share the cache across purposes, but compatible servers such
+    // as the model relay answer with the first tool listed, whatever `tool_choice` forces.)
+    params.tools = [{ name: req.json.name, description: req.json.description, input_schema: { ...req.json.schema, type: 'object' as const } }];
     params.tool_choice = { type: 'tool', name: req.json.name };
   }
   return params;

@@ -50,8 +50,7 @@ function buildParams(req: LlmRequest, opts: OpenAiProviderOptions): Params {
   const json = req.json;
   if (!json) return params;
   if (opts.structured === 'tools') {
-    // The whole set, as for Anthropic: a stable leading block that OpenAI's automatic prefix cache can reuse.
-    params.tools = (req.tools ?? [json]).map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.schema } }));
+    params.tools = [{ type: 'function', function: { name: json.name, description: json.description, parameters: json.schema } }];
     params.tool_choice = { type: 'function', function: { name: json.name } };
   } else if (opts.structured === 'json_schema') {
     // Strict only where OpenAI accepts it (every property required, no extras); otherwise the schema guides.
