@@ -105,6 +105,7 @@ export interface SubProblemEdit {
   complexity?: number | undefined;
   domains?: string[] | undefined;
   depends_on?: string[] | undefined;
+  success_criteria?: string[] | undefined;
 }
 
 export interface BoardEdit {
@@ -271,7 +272,7 @@ export function subProblemsFromEdit(edits: SubProblemEdit[], proposed: SubProble
       title: s.title,
       goal: s.goal,
       context: s.context ?? was?.context ?? '',
-      successCriteria: was?.successCriteria ?? [s.goal],
+      successCriteria: s.success_criteria ?? was?.successCriteria ?? [s.goal],
       dependsOn: s.depends_on ?? (was ? was.dependsOn.filter((d) => ids.includes(d)) : []),
       complexity: s.complexity ?? was?.complexity ?? 5,
       domains: (s.domains ?? was?.domains ?? fallbackDomains.slice(0, 4)) as SubProblem['domains'],

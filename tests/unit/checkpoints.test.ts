@@ -141,6 +141,10 @@ it('a sub-problem list from the person keeps what they did not restate', () => {
   const out = subProblemsFromEdit([{ id: 'sp1', title: 'Price level', goal: 'Decide the price level' }, { title: 'Launch', goal: 'Decide when to launch', depends_on: ['sp1'] }], proposed, ['market']);
   expect(out[0]).toMatchObject({ id: 'sp1', title: 'Price level', context: 'Competitors charge $50', complexity: 7, domains: ['finance'] });
   expect(out[1]).toMatchObject({ id: 'new2', dependsOn: ['sp1'], complexity: 5, domains: ['market'], successCriteria: ['Decide when to launch'] });
+  // Success criteria the person writes are kept; a kept id without them keeps the proposal's.
+  expect(out[0]!.successCriteria).toEqual(['margin']);
+  const own = subProblemsFromEdit([{ id: 'sp1', title: 'Price level', goal: 'Decide the price level', success_criteria: ['30% gross margin'] }], proposed, ['market']);
+  expect(own[0]!.successCriteria).toEqual(['30% gross margin']);
 });
 
 describe('what the person chose, in the case memory and the transcript', () => {

@@ -48,7 +48,7 @@ export type CheckpointResolution = {
      */
     statement?: string;
     /**
-     * `edit` of a sub_problems checkpoint: the full new list (edit, merge, add, remove)
+     * `edit` of a sub_problems checkpoint: the full new list (edit, merge, add, remove); the proposal's `dependsOn` and `successCriteria` are `depends_on` and `success_criteria` here
      * @minItems 1
      * @maxItems 5
      */
@@ -86,6 +86,12 @@ export type CheckpointResolution = {
          * @maxItems 5
          */
         depends_on?: string[];
+        /**
+         * How the board will know it decided well; omitted: the proposal's, for a kept id
+         * @minItems 1
+         * @maxItems 5
+         */
+        success_criteria?: string[];
     }[];
     /**
      * `edit` of a board checkpoint

@@ -31,12 +31,13 @@ export const resolveBody = z
           complexity: z.number().int().min(1).max(10).optional(),
           domains: z.array(domainSchema).min(1).max(4).optional(),
           depends_on: z.array(z.string()).max(5).optional(),
+          success_criteria: z.array(text(300)).min(1).max(5).optional().describe("How the board will know it decided well; omitted: the proposal's, for a kept id"),
         }),
       )
       .min(1, 'needs at least one sub-problem')
       .max(5, 'at most 5 sub-problems')
       .optional()
-      .describe('`edit` of a sub_problems checkpoint: the full new list (edit, merge, add, remove)'),
+      .describe("`edit` of a sub_problems checkpoint: the full new list (edit, merge, add, remove); the proposal's `dependsOn` and `successCriteria` are `depends_on` and `success_criteria` here"),
     board: z
       .strictObject({
         remove: z.array(z.string()).max(5).optional().describe('Persona codes to take off every panel'),
