@@ -1,3 +1,4 @@
+import neighboursFile from '../data/harm-neighbours.json' with { type: 'json' };
 import rulesFile from '../data/harm-screen.json' with { type: 'json' };
 import { compileHarmScreen, GAP, GAP_WORDS, MASK, words, type CompiledRule, type CompiledScreen, type Pattern } from './harm-rules';
 
@@ -118,21 +119,40 @@ function excused(rule: CompiledRule, found: Found, start: number): boolean {
 /** Sentences: split at . ! ? and line breaks, so a cue in one sentence never excuses another. */
 const sentences = (text: string) => text.split(/[.!?\n]+/u).filter((s) => s.trim().length > 0);
 
-/** Screens `text` with compiled rules; the first rule that matches, in file order, decides. */
+function verdict(screen: CompiledScreen, rule: CompiledRule): ScreenResult {
+  const reason = screen.reasons.get(rule.category)!.replaceAll('{what}', rule.what);
+  return { allowed: false, category: rule.category, reason };
+}
+
+/** The first rule of `scope`, in file order, that matches `found` and is not excused. */
+function firstMatch(screen: CompiledScreen, found: Found, scope: CompiledRule['scope']): CompiledRule | undefined {
+  return screen.rules.find((rule) => {
+    if (rule.scope !== scope) return false;
+    const start = ruleStart(rule, found);
+    return start >= 0 && !excused(rule, found, start);
+  });
+}
+
+/**
+ * Screens `text` with compiled rules: sentence rules on each sentence, then
+ * rules whose concepts may sit in different sentences on the whole text, its
+ * sentences joined by a word that matches nothing so no phrase spans two.
+ */
 export function screenWith(screen: CompiledScreen, text: string): ScreenResult {
-  for (const sentence of sentences(text)) {
-    const found = findConcepts(screen, masked(screen, sentence));
-    for (const rule of screen.rules) {
-      const start = ruleStart(rule, found);
-      if (start < 0 || excused(rule, found, start)) continue;
-      const reason = screen.reasons.get(rule.category)!.replaceAll('{what}', rule.what);
-      return { allowed: false, category: rule.category, reason };
-    }
+  const perSentence = sentences(text).map((s) => masked(screen, s));
+  for (const ws of perSentence) {
+    const rule = firstMatch(screen, findConcepts(screen, ws), 'sentence');
+    if (rule) return verdict(screen, rule);
+  }
+  if (screen.rules.some((r) => r.scope === 'text')) {
+    const whole = perSentence.flatMap((ws) => [...ws, MASK]);
+    const rule = firstMatch(screen, findConcepts(screen, whole), 'text');
+    if (rule) return verdict(screen, rule);
   }
   return { allowed: true, category: 'ok', reason: screen.allowedReason };
 }
 
-const SCREEN = compileHarmScreen(rulesFile);
+const SCREEN = compileHarmScreen(rulesFile, neighboursFile);
 
 /**
  * Deterministic pre-screen run before any model call: refuses clearly

@@ -10,13 +10,13 @@ export interface HarmfulExample {
   text: string;
   category: string;
 }
-type Split = 'tune' | 'heldOut' | 'afterRules';
+type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded';
 export interface HarmScreenSet {
   harmful: Record<Split, HarmfulExample[]>;
   benign: Record<Split, string[]>;
 }
 
-export const SPLITS: readonly Split[] = ['tune', 'heldOut', 'afterRules'];
+export const SPLITS: readonly Split[] = ['tune', 'heldOut', 'afterRules', 'tuneAdded'];
 
 export function loadHarmScreenSet(): HarmScreenSet {
   return JSON.parse(readFileSync(new URL('../fixtures/harm-screen.json', import.meta.url), 'utf8')) as HarmScreenSet;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import neighboursFile from '../../src/data/harm-neighbours.json' with { type: 'json' };
 import rulesFile from '../../src/data/harm-screen.json' with { type: 'json' };
 import { compileHarmScreen } from '../../src/domain/harm-rules';
 import { screenWith } from '../../src/domain/harm-screen';
@@ -82,7 +83,7 @@ describe('harm screen rules file', () => {
   };
 
   it('compiles the shipped file', () => {
-    expect(compileHarmScreen(rulesFile).rules.length).toBe(rulesFile.rules.length);
+    expect(compileHarmScreen(rulesFile, neighboursFile).rules.length).toBe(rulesFile.rules.length);
   });
 
   it.each<[string, (f: Raw) => void, RegExp]>([
@@ -98,7 +99,7 @@ describe('harm screen rules file', () => {
     ['a rule without concepts', (f) => void (f.rules[0]!.all = []), /too_small|at least 1/i],
     ['a gap beyond 20 words', (f) => void ((f.rules[1] as { gap?: number }).gap = 50), /20/],
   ])('refuses %s', (_what, edit, message) => {
-    expect(() => compileHarmScreen(edited(edit))).toThrow(message);
+    expect(() => compileHarmScreen(edited(edit), neighboursFile)).toThrow(message);
   });
 
   it('screens with whatever rules it is given: rules are data', () => {
