@@ -98,16 +98,20 @@ function findConcepts(screen: CompiledScreen, ws: string[]): Found {
   return found;
 }
 
-/** Where the rule's concepts occur together (its first word), or -1. */
-function ruleStart(rule: CompiledRule, found: Found): number {
+/**
+ * Where the rule's concepts occur together: for an ordered rule, each place
+ * its chain starts; for any order, where the first of them appears (a cue
+ * must come before all of the act: "avoid hiring anyone in a wheelchair" is
+ * not excused by "avoid", which is part of it).
+ */
+function ruleStarts(rule: CompiledRule, found: Found): number[] {
   const spans = rule.all.map((c) => found.get(c) ?? []);
-  if (spans.some((s) => s.length === 0)) return -1;
-  if (rule.order === 'any') return Math.min(...spans.map((s) => s[0]![0]));
+  if (spans.some((s) => s.length === 0)) return [];
+  if (rule.order === 'any') return [Math.min(...spans.flat().map(([start]) => start))];
   // In order, each concept starting after the previous one ends and within `gap` words of it.
   const chain = (k: number, after: number): boolean =>
     k === spans.length || spans[k]!.some(([s, e]) => s >= after && s - after <= rule.gap && chain(k + 1, e));
-  for (const [s, e] of spans[0]!) if (chain(1, e)) return s;
-  return -1;
+  return spans[0]!.filter(([, e]) => chain(1, e)).map(([s]) => s);
 }
 
 function excused(rule: CompiledRule, found: Found, start: number): boolean {
@@ -128,8 +132,8 @@ function verdict(screen: CompiledScreen, rule: CompiledRule): ScreenResult {
 function firstMatch(screen: CompiledScreen, found: Found, scope: CompiledRule['scope']): CompiledRule | undefined {
   return screen.rules.find((rule) => {
     if (rule.scope !== scope) return false;
-    const start = ruleStart(rule, found);
-    return start >= 0 && !excused(rule, found, start);
+    // Any one unexcused occurrence is enough: "I don't see the point in being alive" is excused where the match starts after "don't", not where it starts with it.
+    return ruleStarts(rule, found).some((start) => !excused(rule, found, start));
   });
 }
 
