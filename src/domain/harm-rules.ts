@@ -52,11 +52,12 @@ const rule = z.object({
   /** Cues that excuse a match; the file's `defaultUnless` when absent. */
   unless: z.array(id).optional(),
   /**
-   * Where the concepts must meet: one sentence, or anywhere in the request
+   * Where the concepts must meet: one sentence, or a sentence and the next
    * ("Tell people their flour is bad. It isn't true." splits the act and
-   * the admission that makes it harmful across two sentences).
+   * the admission that makes it harmful across two). Never the whole text:
+   * a long context would then hold every concept somewhere.
    */
-  scope: z.enum(['sentence', 'text']).default('sentence'),
+  scope: z.enum(['sentence', 'adjacent']).default('sentence'),
 });
 
 export const harmScreenFileSchema = z
@@ -164,7 +165,7 @@ export interface CompiledRule {
   all: string[];
   order: 'given' | 'any';
   gap: number;
-  scope: 'sentence' | 'text';
+  scope: 'sentence' | 'adjacent';
   unless: { name: string; where: 'before' | 'justBefore' | 'sentence' }[];
 }
 

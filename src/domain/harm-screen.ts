@@ -100,14 +100,18 @@ function findConcepts(screen: CompiledScreen, ws: string[]): Found {
 
 /**
  * Where the rule's concepts occur together: for an ordered rule, each place
- * its chain starts; for any order, where the first of them appears (a cue
- * must come before all of the act: "avoid hiring anyone in a wheelchair" is
- * not excused by "avoid", which is part of it).
+ * its chain starts; for any order, each place where one of them appears
+ * with every other one at or after it (a cue must come before all of the
+ * act: "avoid hiring anyone in a wheelchair" is not excused by "avoid",
+ * which is part of it).
  */
 function ruleStarts(rule: CompiledRule, found: Found): number[] {
   const spans = rule.all.map((c) => found.get(c) ?? []);
   if (spans.some((s) => s.length === 0)) return [];
-  if (rule.order === 'any') return [Math.min(...spans.flat().map(([start]) => start))];
+  if (rule.order === 'any') {
+    const starts = [...new Set(spans.flat().map(([start]) => start))];
+    return starts.filter((at) => spans.every((s) => s.some(([start]) => start >= at)));
+  }
   // In order, each concept starting after the previous one ends and within `gap` words of it.
   const chain = (k: number, after: number): boolean =>
     k === spans.length || spans[k]!.some(([s, e]) => s >= after && s - after <= rule.gap && chain(k + 1, e));
@@ -139,8 +143,8 @@ function firstMatch(screen: CompiledScreen, found: Found, scope: CompiledRule['s
 
 /**
  * Screens `text` with compiled rules: sentence rules on each sentence, then
- * rules whose concepts may sit in different sentences on the whole text, its
- * sentences joined by a word that matches nothing so no phrase spans two.
+ * rules whose concepts may sit in two neighbouring sentences on each pair,
+ * joined by a word that matches nothing so no phrase spans the two.
  */
 export function screenWith(screen: CompiledScreen, text: string): ScreenResult {
   const perSentence = sentences(text).map((s) => masked(screen, s));
@@ -148,10 +152,12 @@ export function screenWith(screen: CompiledScreen, text: string): ScreenResult {
     const rule = firstMatch(screen, findConcepts(screen, ws), 'sentence');
     if (rule) return verdict(screen, rule);
   }
-  if (screen.rules.some((r) => r.scope === 'text')) {
-    const whole = perSentence.flatMap((ws) => [...ws, MASK]);
-    const rule = firstMatch(screen, findConcepts(screen, whole), 'text');
-    if (rule) return verdict(screen, rule);
+  if (screen.rules.some((r) => r.scope === 'adjacent')) {
+    const pairs = perSentence.length < 2 ? perSentence : perSentence.slice(1).map((ws, i) => [...perSentence[i]!, MASK, ...ws]);
+    for (const ws of pairs) {
+      const rule = firstMatch(screen, findConcepts(screen, ws), 'adjacent');
+      if (rule) return verdict(screen, rule);
+    }
   }
   return { allowed: true, category: 'ok', reason: screen.allowedReason };
 }
