@@ -1,3 +1,4 @@
+import neighboursFile from '../data/harm-neighbours.json' with { type: 'json' };
 import rulesFile from '../data/harm-screen.json' with { type: 'json' };
 import { compileHarmScreen, GAP, GAP_WORDS, MASK, words, type CompiledRule, type CompiledScreen, type Pattern } from './harm-rules';
 
@@ -97,16 +98,24 @@ function findConcepts(screen: CompiledScreen, ws: string[]): Found {
   return found;
 }
 
-/** Where the rule's concepts occur together (its first word), or -1. */
-function ruleStart(rule: CompiledRule, found: Found): number {
+/**
+ * Where the rule's concepts occur together: for an ordered rule, each place
+ * its chain starts; for any order, each place where one of them appears
+ * with every other one at or after it (a cue must come before all of the
+ * act: "avoid hiring anyone in a wheelchair" is not excused by "avoid",
+ * which is part of it).
+ */
+function ruleStarts(rule: CompiledRule, found: Found): number[] {
   const spans = rule.all.map((c) => found.get(c) ?? []);
-  if (spans.some((s) => s.length === 0)) return -1;
-  if (rule.order === 'any') return Math.min(...spans.map((s) => s[0]![0]));
+  if (spans.some((s) => s.length === 0)) return [];
+  if (rule.order === 'any') {
+    const starts = [...new Set(spans.flat().map(([start]) => start))];
+    return starts.filter((at) => spans.every((s) => s.some(([start]) => start >= at)));
+  }
   // In order, each concept starting after the previous one ends and within `gap` words of it.
   const chain = (k: number, after: number): boolean =>
     k === spans.length || spans[k]!.some(([s, e]) => s >= after && s - after <= rule.gap && chain(k + 1, e));
-  for (const [s, e] of spans[0]!) if (chain(1, e)) return s;
-  return -1;
+  return spans[0]!.filter(([, e]) => chain(1, e)).map(([s]) => s);
 }
 
 function excused(rule: CompiledRule, found: Found, start: number): boolean {
@@ -118,21 +127,42 @@ function excused(rule: CompiledRule, found: Found, start: number): boolean {
 /** Sentences: split at . ! ? and line breaks, so a cue in one sentence never excuses another. */
 const sentences = (text: string) => text.split(/[.!?\n]+/u).filter((s) => s.trim().length > 0);
 
-/** Screens `text` with compiled rules; the first rule that matches, in file order, decides. */
+function verdict(screen: CompiledScreen, rule: CompiledRule): ScreenResult {
+  const reason = screen.reasons.get(rule.category)!.replaceAll('{what}', rule.what);
+  return { allowed: false, category: rule.category, reason };
+}
+
+/** The first rule of `scope`, in file order, that matches `found` and is not excused. */
+function firstMatch(screen: CompiledScreen, found: Found, scope: CompiledRule['scope']): CompiledRule | undefined {
+  return screen.rules.find((rule) => {
+    if (rule.scope !== scope) return false;
+    // Any one unexcused occurrence is enough: "I don't see the point in being alive" is excused where the match starts after "don't", not where it starts with it.
+    return ruleStarts(rule, found).some((start) => !excused(rule, found, start));
+  });
+}
+
+/**
+ * Screens `text` with compiled rules: sentence rules on each sentence, then
+ * rules whose concepts may sit in two neighbouring sentences on each pair,
+ * joined by a word that matches nothing so no phrase spans the two.
+ */
 export function screenWith(screen: CompiledScreen, text: string): ScreenResult {
-  for (const sentence of sentences(text)) {
-    const found = findConcepts(screen, masked(screen, sentence));
-    for (const rule of screen.rules) {
-      const start = ruleStart(rule, found);
-      if (start < 0 || excused(rule, found, start)) continue;
-      const reason = screen.reasons.get(rule.category)!.replaceAll('{what}', rule.what);
-      return { allowed: false, category: rule.category, reason };
+  const perSentence = sentences(text).map((s) => masked(screen, s));
+  for (const ws of perSentence) {
+    const rule = firstMatch(screen, findConcepts(screen, ws), 'sentence');
+    if (rule) return verdict(screen, rule);
+  }
+  if (screen.rules.some((r) => r.scope === 'adjacent')) {
+    const pairs = perSentence.length < 2 ? perSentence : perSentence.slice(1).map((ws, i) => [...perSentence[i]!, MASK, ...ws]);
+    for (const ws of pairs) {
+      const rule = firstMatch(screen, findConcepts(screen, ws), 'adjacent');
+      if (rule) return verdict(screen, rule);
     }
   }
   return { allowed: true, category: 'ok', reason: screen.allowedReason };
 }
 
-const SCREEN = compileHarmScreen(rulesFile);
+const SCREEN = compileHarmScreen(rulesFile, neighboursFile);
 
 /**
  * Deterministic pre-screen run before any model call: refuses clearly

@@ -1,13 +1,13 @@
 import { screenRequest } from '../../src/domain/guardrails';
-import { describeScore, loadHarmScreenSet, score } from '../support/harm-screen-set';
+import { describeScore, loadHarmScreenSet, score, SPLIT_LABELS, SPLITS } from '../support/harm-screen-set';
 import { pct } from './percentile';
 
 const ROUNDS = 20;
 
 /**
  * The intake harm screen on its labelled set: recall and false refusals on
- * the whole set, the held-out third and the split written after the rules,
- * then the time per request (p50, p99) over every example screened
+ * the whole original set and on each split (blind2, written blind and never
+ * trained on, is the honest figure), then the time per request (p50, p99) over every example screened
  * `ROUNDS` times, and over each request's fastest round. In-process and
  * quick (about a second): no service needed.
  */
@@ -29,9 +29,8 @@ export function harmScreenBench(): string[] {
     });
   }
   return [
-    describeScore('harm screen, whole labelled set', whole),
-    describeScore('harm screen, held out (never tuned against)', score(set.harmful.heldOut, set.benign.heldOut)),
-    describeScore('harm screen, written after the rules (blind)', score(set.harmful.afterRules, set.benign.afterRules)),
+    describeScore('harm screen, tune + held out', whole),
+    ...SPLITS.map((split) => describeScore(`harm screen, ${SPLIT_LABELS[split]}`, score(set.harmful[split], set.benign[split]))),
     `harm screen time per request over ${times.length} screens: p50 ${pct(times, 50).toFixed(3)} ms, p99 ${pct(times, 99).toFixed(3)} ms; ` +
       `each request's best of ${ROUNDS}: p50 ${pct(best, 50).toFixed(3)} ms, p99 ${pct(best, 99).toFixed(3)} ms (target well under 1 ms)`,
   ];

@@ -10,13 +10,22 @@ export interface HarmfulExample {
   text: string;
   category: string;
 }
-type Split = 'tune' | 'heldOut' | 'afterRules';
+type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'blind2';
 export interface HarmScreenSet {
   harmful: Record<Split, HarmfulExample[]>;
   benign: Record<Split, string[]>;
 }
 
-export const SPLITS: readonly Split[] = ['tune', 'heldOut', 'afterRules'];
+export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'heldOut', 'afterRules', 'blind2'];
+
+/** What each split is, as the bench and the test print it (the fixture's `about` tells the whole story). */
+export const SPLIT_LABELS: Record<Split, string> = {
+  tune: 'tune (tuned against)',
+  tuneAdded: 'tuneAdded, written pairs (tuned against)',
+  heldOut: 'held out (never tuned against, seen while writing)',
+  afterRules: 'afterRules (read before the intent rules)',
+  blind2: 'blind2 (written blind, never trained on)',
+};
 
 export function loadHarmScreenSet(): HarmScreenSet {
   return JSON.parse(readFileSync(new URL('../fixtures/harm-screen.json', import.meta.url), 'utf8')) as HarmScreenSet;
