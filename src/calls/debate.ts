@@ -171,7 +171,6 @@ export const moderatorCall = defineCall<ModeratorInput, { text: string }>({
 export interface ResearchInput {
   subProblem: SubProblemBrief;
   query: string;
-  record: string[];
 }
 
 /** The researcher: general knowledge only, labelled as such. */
@@ -183,6 +182,6 @@ export const researchCall = defineCall<ResearchInput, { findings: string; confid
   maxTokens: 600,
   template: 'research',
   output: fixed(researchSchema),
-  vars: (i) => ({ record: i.record, subProblem: i.subProblem, query: i.query }),
+  vars: (i) => ({ subProblem: i.subProblem, query: i.query }),
   estimate: { input: 1_500, output: 400 },
 });

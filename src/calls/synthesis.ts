@@ -128,8 +128,6 @@ export interface ExpertSummaryInput {
   /** Latest stated position, and the vote's confidence (what the simulated board summarises from). */
   position: string;
   confidence: number;
-  /** The board record of the debate, as the vote read it. */
-  record: string[];
 }
 
 /**
@@ -153,7 +151,6 @@ export const expertSummaryCall = defineCall<ExpertSummaryInput, ExpertSummary>({
   vars: (i) => {
     const { kept, omitted } = newestWithin(i.contributions, SUMMARY_TURNS_MAX_CHARS);
     return {
-      record: i.record,
       persona: i.persona,
       subProblem: i.subProblem,
       omitted: omitted ? ` (your first ${omitted === 1 ? 'turn' : `${omitted} turns`} of ${i.contributions.length} left out for length)` : '',

@@ -50,8 +50,6 @@ export interface VoteInput {
   disagreements: { persona: string; with: string[] }[];
   /** The voter's own latest position; null when they did not speak. */
   position: string | null;
-  /** The board record of the whole debate (src/domain/debate/record.ts). */
-  record: string[];
   options: Pick<Option, 'id' | 'title' | 'description' | 'pros' | 'cons' | 'bestIf' | 'reversibility'>[];
 }
 
@@ -70,7 +68,6 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
   template: 'vote',
   output: (i) => voteSchema.extend({ optionId: z.enum(i.options.map((o) => o.id) as [string, ...string[]]) }),
   vars: (i) => ({
-    record: i.record,
     persona: i.persona,
     subProblem: i.subProblem,
     keyArguments: bullets(i.keyArguments),
@@ -87,8 +84,6 @@ export interface CalibrationInput {
   /** The options' letters and titles, so a vote's letter means something. */
   options: Pick<Option, 'id' | 'title'>[];
   own: { optionId: string; confidence: number; rationale: string };
-  /** The board record of the whole debate, as the vote read it. */
-  record: string[];
   /** Every vote of the board, the calibrator's own included (the prompt shows the others). */
   votes: { persona: string; name: string; optionId: string; confidence: number; rationale: string; strongObjection: string | null }[];
 }
@@ -108,7 +103,6 @@ export const calibrationCall = defineCall<CalibrationInput, z.infer<typeof calib
   template: 'calibration',
   output: fixed(calibrationSchema),
   vars: (i) => ({
-    record: i.record,
     persona: i.persona,
     subProblem: i.subProblem,
     options: i.options.map((o) => `${o.id}. ${o.title}`),

@@ -74,8 +74,8 @@ describe('a session on the anthropic provider (real SDK, fake server)', () => {
 
     // Calls that read the board record share one prefix after their tool: the same rules and decision, then the
     // sub-problem's record, so a later call's system blocks start with an earlier one's (and, with the same tool, its cache).
-    const board = msgs.map((r) => r.body).filter((b) => ['opening_statement', 'contribution', 'facilitator_round', 'vote'].includes(b.tool_choice?.name ?? ''));
-    expect(new Set(board.map((b) => b.tool_choice!.name))).toEqual(new Set(['opening_statement', 'contribution', 'facilitator_round', 'vote']));
+    const board = msgs.map((r) => r.body).filter((b) => ['opening_statement', 'contribution', 'facilitator_round'].includes(b.tool_choice?.name ?? ''));
+    expect(new Set(board.map((b) => b.tool_choice!.name))).toEqual(new Set(['opening_statement', 'contribution', 'facilitator_round']));
     for (const name of ['opening_statement', 'contribution', 'facilitator_round']) {
       const tools = board.filter((b) => b.tool_choice!.name === name).map((b) => JSON.stringify(b.tools));
       expect(new Set(tools).size, name).toBe(1);

@@ -149,13 +149,13 @@ describe('memory prompt templates', () => {
     ['lessons_rank', { statement: 'Decide the price.', candidates: ['l1: lesson (when: x; confidence 0.70)'] }, /- l1: lesson/],
     [
       'expert_summary',
-      { persona, subProblem: { id: 'sp1', title: 'Pricing tiers', goal: 'g' }, omitted: '', contributions: ['turn one', 'turn two'], vote: 'A (confidence 0.70): because', record: ['## Board record: sub-problem sp1'], problem: 'p', context: 'c', board: '' },
-      /sub-problem sp1 \(Pricing tiers\)[\s\S]*- turn one\n- turn two[\s\S]*Your vote: A/,
+      { persona, subProblem: { id: 'sp1', title: 'Pricing tiers', goal: 'g' }, omitted: '', contributions: ['turn one', 'turn two'], vote: 'A (confidence 0.70): because' },
+      /Sub-problem: Pricing tiers[\s\S]*- turn one\n- turn two[\s\S]*Your vote: A/,
     ],
     ['anonymise', { text: 'As [PERSON_1] said\n---\nposition' }, /As \[PERSON_1\] said\n---\nposition/],
   ];
-  // Version 1 unless a template was revised since (expert_summary 2: every turn, within a cap; 3: reads the board record).
-  const versions: Record<string, string> = { expert_summary: '3' };
+  // Version 1 unless a template was revised since (expert_summary 2: every turn, within a cap).
+  const versions: Record<string, string> = { expert_summary: '2' };
   it.each(cases)('%s parses, has stable system sections first, and renders', (name, vars, user) => {
     const t = all.get(name);
     const version = versions[name] ?? '1';
@@ -168,11 +168,9 @@ describe('memory prompt templates', () => {
     expect(out.user).toMatch(user);
     expect(out.user).toMatch(/JSON object only/);
   });
-  it('expert_summary reads the board record first and names the expert after it, so the record stays a shared prefix', () => {
-    const out = render(all.get('expert_summary')!, { persona, subProblem: { id: 'sp1', title: 't' }, omitted: '', contributions: [], vote: 'v', record: ['## Board record: sub-problem sp1', '### Round 1'], problem: 'p', context: 'c', board: '' });
-    expect(out.system.at(-1)).toBe('### Round 1');
-    expect(out.system.join('\n')).not.toContain(persona.name);
-    expect(out.user).toContain(`You are ${persona.name}`);
+  it('expert_summary puts the persona in a system section', () => {
+    const out = render(all.get('expert_summary')!, { persona, subProblem: { title: 't' }, omitted: '', contributions: [], vote: 'v' });
+    expect(out.system.join('\n')).toContain(`You are ${persona.name}`);
     expect(out.user).toMatch(/50-100 tokens/);
   });
 });

@@ -137,7 +137,7 @@ const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'co
   record: [],
   ...x,
 });
-const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, keyArguments: [], disagreements: [], position: null, options, record: [] });
+const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, keyArguments: [], disagreements: [], position: null, options });
 /** What a vote's option carries besides its title, where a test only cares about the title. */
 const sides = { pros: ['Fast'], cons: ['Costly'], bestIf: 'It fits' };
 /** A calibration's view of the board: every vote with its reasons. */
@@ -197,7 +197,7 @@ async function debate(seed: string, sp: SubProblemBrief, rounds: number, opts: {
         .map((t) => t.researchRequest)
         .filter((q): q is string => !!q)
         .slice(0, 1)
-        .map(async (query) => ({ query, findings: (await call(researchCall, `${seed}:${sp.id}/r${round}/research1#1`, { query, subProblem: sp, record: [] })).findings })),
+        .map(async (query) => ({ query, findings: (await call(researchCall, `${seed}:${sp.id}/r${round}/research1#1`, { query, subProblem: sp })).findings })),
     );
     carry = { moderator, research, question: f.nextQuestion, redirect: f.relevance < 6 };
   }
@@ -216,7 +216,6 @@ async function decide(seed: string, sp: SubProblemBrief, positions: { persona: s
   const calibrated: Vote[] = [];
   for (const v of votes) {
     const c = await call(calibrationCall, `${seed}:${sp.id}/calibrate/${v.persona}#1`, {
-      record: [],
       persona: personaByCode(v.persona)!,
       subProblem: sp,
       options: out.options,
@@ -627,7 +626,7 @@ describe('simulated provider', () => {
         expect(words(out.text)).toBeLessThanOrEqual(120);
         expect(out.text).toMatch(expected[kind]);
       }
-      const r = await call(researchCall, `${seed}:sp1/r3/research1#1`, { query: 'What churn do law-firm customers typically show in year one?', subProblem: sp, record: [] });
+      const r = await call(researchCall, `${seed}:sp1/r3/research1#1`, { query: 'What churn do law-firm customers typically show in year one?', subProblem: sp });
       expect(r.findings.startsWith('Based on general knowledge (not a live source):')).toBe(true);
       expect(r.findings).toMatch(/churn/);
       expect(words(r.findings)).toBeGreaterThanOrEqual(60);
@@ -695,7 +694,6 @@ describe('simulated provider', () => {
       // Calibration: outliers lower their confidence by 0.05-0.15; the majority keeps or raises it by at most 0.05.
       for (const v of votes) {
         const c = await call(calibrationCall, `${seed}:sp1/calibrate/${v.persona}#1`, {
-          record: [],
           persona: personaByCode(v.persona)!,
           subProblem: brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' }),
           options,

@@ -62,7 +62,6 @@ describe('the vote', () => {
   const input: VoteInput = {
     persona: analyst,
     subProblem: sp,
-    record: [],
     keyArguments: ['Equity is the costliest currency a bootstrapped founder has.', 'Legal fees of $1,500-3,000 come out of the same $6K cap.'],
     disagreements: [
       { persona: 'financial_analyst', with: ['growth_strategist'] },
@@ -92,7 +91,7 @@ describe('the vote', () => {
 
   it('says so when the debate left no key arguments or open disagreements, and when the voter did not speak', () => {
     const quiet = prompt(voteCall, { ...input, keyArguments: [], disagreements: [], position: null });
-    expect(quiet).toMatch(/key arguments at the end:\n\(none\)/);
+    expect(quiet).toMatch(/key arguments:\n\(none\)/);
     expect(quiet).toMatch(/latest turn\):\n\(none\)/);
     expect(quiet).toContain('Your latest position: (did not speak)');
   });
@@ -110,7 +109,6 @@ describe('the calibration', () => {
   const input: CalibrationInput = {
     persona: analyst,
     subProblem: sp,
-    record: [],
     options,
     own: { optionId: 'A', confidence: 0.7, rationale: 'A cap keeps the downside known.' },
     votes: [
@@ -250,7 +248,6 @@ describe("an expert's summary", () => {
   const input = (contributions: string[]): ExpertSummaryInput => ({
     persona: analyst,
     subProblem: sp,
-    record: [],
     contributions,
     vote: { optionId: 'A', confidence: 0.7, rationale: 'A cap keeps the downside known.' },
     position: 'Cap the bet at $6K.',

@@ -137,7 +137,6 @@ export async function summariseExperts(e: Engine, sp: SubProblem, d: DebateOutco
           vote: vote ? { optionId: vote.optionId, confidence: vote.confidence, rationale: vote.rationale } : null,
           position,
           confidence: vote?.confidence ?? 0.6,
-          record: d.record,
         });
         const createdAt = s.now().toISOString();
         const row: SubProblemSummary = { persona: code, subProblemId: sp.id, title: sp.title, summary: summary.summary, position: summary.position, confidence: summary.confidence, createdAt };

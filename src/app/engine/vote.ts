@@ -50,7 +50,6 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           disagreements,
           position: d.positions[code] ?? null,
           options: options.options,
-          record: d.record,
         });
         const v: Vote = { persona: code, ...out };
         return { result: v, events: [event('vote.cast', { subProblemId: sp.id, ...v, name: p.name })] };
@@ -77,7 +76,6 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           options: titles,
           own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
           votes: board,
-          record: d.record,
         });
         return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence, calibrationReason: out.reason } };
       }),

@@ -75,6 +75,6 @@ export function moderatorInput(state: DebateState, kind: ModeratorInput['kind'],
   };
 }
 
-export function researchInput(state: DebateState, query: string, s: EngineSettings): ResearchInput {
-  return { subProblem: state.setup.subProblem, query, record: renderRecord(state.setup, chaptersOf(state), s) };
+export function researchInput(state: DebateState, query: string): ResearchInput {
+  return { subProblem: state.setup.subProblem, query };
 }

@@ -113,7 +113,7 @@ export function next(state: DebateState, s: EngineSettings): DebateAction {
     }
     case 'research': {
       const { round, end } = currentRound(state);
-      return { kind: 'research', round, requests: end!.research.map((query, i) => ({ key: at(`research${i + 1}`), input: researchInput(state, query, s) })) };
+      return { kind: 'research', round, requests: end!.research.map((query, i) => ({ key: at(`research${i + 1}`), input: researchInput(state, query) })) };
     }
     case 'checkpoint':
       return { kind: 'ask', ask: roundEndAsk(state) };
