@@ -86,6 +86,13 @@ describe('anthropic provider (real SDK against a fake Anthropic server)', () => 
     expect(res.stopReason).toBe('tool_use');
   });
 
+  it('takes the object from a tool block the server misnamed, leaving the schema to judge it', async () => {
+    const schema = { type: 'object', properties: { verdict: { type: 'string' } }, required: ['verdict'] };
+    fake.enqueue({ toolInput: { verdict: 'accept' }, toolName: 'some_other_tool' });
+    const res = await provider.generate(request({ json: { name: 'record_verdict', description: 'Record the verdict', schema } }));
+    expect(JSON.parse(res.text)).toEqual({ verdict: 'accept' });
+  });
+
   it('reports the prompt cache as the API does, streamed or not: the first call writes the stable prefix, the next reads it', async () => {
     const schema = { type: 'object', properties: { verdict: { type: 'string' } } };
     const rules = 'Weigh every option against the stated goal. '.repeat(120);

@@ -61,8 +61,10 @@ export function buildParams(req: LlmRequest): MessageCreateParamsNonStreaming {
 
 function toResponse(req: LlmRequest, msg: Message, attempts: number): LlmResponse {
   let text: string;
+  // The forced tool's block; failing that, any tool block (a compatible server may misname the tool it was
+  // forced to call): its object is what the model answered, and the schema decides whether it is right.
   const tool = req.json
-    ? msg.content.find((b) => b.type === 'tool_use' && b.name === req.json?.name)
+    ? (msg.content.find((b) => b.type === 'tool_use' && b.name === req.json?.name) ?? msg.content.find((b) => b.type === 'tool_use'))
     : undefined;
   if (tool && tool.type === 'tool_use') {
     text = JSON.stringify(tool.input ?? {});
