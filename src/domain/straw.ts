@@ -63,7 +63,8 @@ export function debateEffect(
   votes: { persona: string; optionId: string; rationale: string }[],
   winner: string | null,
 ): DebateEffect {
-  if (!straw) return { changedOutcome: null, strawWinner: null, finalWinnerStraw: null, positionChanges: [] };
+  // Without a straw vote, or one that placed nobody, there is nothing to compare with.
+  if (!straw || !straw.votes.length) return { changedOutcome: null, strawWinner: null, finalWinnerStraw: null, positionChanges: [] };
   const strawIds = new Set(straw.options.map((o) => o.id));
   const continues = (id: string | null) => {
     const o = options.find((x) => x.id === id);

@@ -123,7 +123,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
       case 'vote.straw': {
         const options = (d.options as Data[]).map((o) => `${o.id}. ${o.title}`).join('; ');
         const skip = d.skipsDebate ? ' Unanimous and sure on a two-way door: the board goes straight to the vote.' : '';
-        if (debate) add(e, 'straw', `Straw vote on the opening positions: ${voteLine(d.distribution as Record<string, number>)} (${options}).${skip}`, 'FACILITATOR');
+        const tally = (d.votes as Data[]).length ? voteLine(d.distribution as Record<string, number>) : 'no expert placed on an option';
+        if (debate) add(e, 'straw', `Straw vote on the opening positions: ${tally} (${options}).${skip}`, 'FACILITATOR');
         break;
       }
       case 'facts.recorded':

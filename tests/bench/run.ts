@@ -15,6 +15,7 @@
  *   5. last, in-process: the prompt cache's read share of input tokens and the
  *      cost per session and per sub-problem, on the simulated board and on the
  *      recorded model-written trials (tests/bench/cache.ts); BENCH_ONLY=cache
+ *      (BENCH_ONLY=deliberation runs step 4 alone)
  *      prints that alone (with the harm screen before it), in under a minute
  * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
  * BENCH_SIM_LATENCY_MS and BENCH_CALL_LATENCY_MS tune it.
@@ -155,6 +156,13 @@ async function fanout(url: string) {
   // Only events committed after every subscriber was attached are live deliveries (earlier ones were replays).
   for (const p of pending) if (p.ts > allConnectedAt) delays.push(p.at - p.ts);
   return { delays, received, seconds: (lastAt - firstAt) / 1000 };
+}
+
+if (process.env.BENCH_ONLY === 'deliberation') {
+  const timed = await startService({ SIM_LATENCY_MS: CALL_LATENCY, SIM_JITTER: '0' });
+  for (const line of await deliberationBench(timed.url, DATABASE_URL, Number(CALL_LATENCY))) console.log(line);
+  await timed.stop();
+  process.exit(0);
 }
 
 const fast = await startService({});

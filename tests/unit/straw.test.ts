@@ -55,5 +55,8 @@ describe('what the debate bought', () => {
     // A new option winning is a change too; no straw vote means nothing to compare.
     expect(debateEffect(before, options, votes([['cfo', 'C'], ['cto', 'C'], ['cmo', 'C']]), 'C').changedOutcome).toBe(true);
     expect(debateEffect(null, options, votes([['cfo', 'C']]), 'C')).toEqual({ changedOutcome: null, strawWinner: null, finalWinnerStraw: null, positionChanges: [] });
+    // A straw vote that placed nobody (the facilitator named no panel member) compares with nothing either.
+    const empty = strawVote(straw([['ghost', 'A']]), sure, PANEL, S);
+    expect(debateEffect(empty, options, votes([['cfo', 'C']]), 'C').changedOutcome).toBeNull();
   });
 });
