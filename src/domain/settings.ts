@@ -64,10 +64,12 @@ export const engineSettingsSchema = z.object({
   /**
    * Past `summariseAfterRounds` rounds, early rounds are summarised and only
    * the last `fullRoundsKept` stay in full. The issue says "past 10 rounds",
-   * but its own budget (round 10's prompt at most twice round 2's) needs the
-   * summaries sooner: 4 keeps round 10 under 2×; set 10 for the literal rule.
+   * but its own budget (round 10's prompt at most 1.5× round 2's, issue
+   * "Token economy") needs the summaries sooner: with the board record's
+   * full rounds (every turn, its position and what it rests on), 4 and 2 keep
+   * round 10 near 1.3× (`BENCH_ONLY=deliberation`); set 10 for the literal rule.
    */
-  fullRoundsKept: z.number().int().min(1).default(3),
+  fullRoundsKept: z.number().int().min(1).default(2),
   summariseAfterRounds: z.number().int().min(1).default(4),
   /**
    * One-way doors: a complex sub-problem (7-10) seats at least the smallest

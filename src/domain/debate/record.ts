@@ -117,6 +117,8 @@ function fullRound(c: Chapter, sp: string): string {
   ].join('\n');
 }
 
+const SUMMARY_CHARS = 280;
+
 const cut = (text: string, max: number) => {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
@@ -126,7 +128,8 @@ function summaryRound(c: Chapter, sp: string): string {
   const f = c.facilitator;
   return [
     `### Round ${c.round} (summary; ${c.turns.map((t) => nameOf(t.persona)).join(', ')} spoke)`,
-    f ? f.summary : '(no summary recorded)',
+    // The summary's first 280 characters, as the discussion always kept; the facts and the person's words follow whole.
+    f ? cut(f.summary, SUMMARY_CHARS) : '(no summary recorded)',
     ...facts(c, sp),
     ...after(c, false),
   ].join('\n');
