@@ -216,7 +216,8 @@ function effectLines(effect: Data | undefined, names: Map<string, string>): stri
   const head = effect.changedOutcome
     ? `The debate changed the outcome: the straw vote ${effect.strawWinner ? `favoured ${effect.strawWinner}` : 'was split'}.`
     : 'The debate confirmed what the straw vote on the opening positions chose.';
-  const moved = ((effect.positionChanges ?? []) as Data[]).map((c) => `- ${names.get(c.persona) ?? c.persona} moved from ${c.from} to ${c.to}: ${c.reason}`);
+  // The straw options and the final ones are lettered apart: name which list each letter is from.
+  const moved = ((effect.positionChanges ?? []) as Data[]).map((c) => `- ${names.get(c.persona) ?? c.persona} moved from the straw vote's ${c.from} to option ${c.to}: ${c.reason}`);
   return [head, ...moved];
 }
 
