@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PERSONAS } from '../../src/domain/personas';
 import { simulate } from '../../src/llm/simulated/simulated-provider';
 import { nextCheckpoint, resolve } from './checkpoints';
 import type { FakeReply, FakeRequestBody } from './fake-anthropic';
@@ -77,7 +78,8 @@ function similarity(a: Map<string, number>, b: Map<string, number>, sizeA: numbe
  */
 function identity(text: string): Record<string, string> {
   const id: Record<string, string> = {};
-  const persona = /You are [^(\n]*\(([a-z_]+)\)/.exec(text)?.[1];
+  // By name: "You are Dr. Elena Voss (code), …", "…, Title" or "… ." depending on the call and its version.
+  const persona = PERSONAS.find((p) => text.includes(`You are ${p.name}`))?.code;
   const round = /Round (\d+) of at most/.exec(text)?.[1];
   const sp = /[Ss]ub-problem (sp\d+)\b/.exec(text)?.[1];
   const moderator = /Role: (\w+)|You are the (\w+) moderator/.exec(text);
@@ -173,8 +175,9 @@ export async function replayTrial(url: string, trial: Trial): Promise<Replayed> 
     problem,
     context,
     mode,
-    // The trials were recorded before complex sub-problems got a fourth seat (cofounder-auto's sp3, complexity 8, sat 3): they replay on the panels they ran with.
-    settings: { ...settings, raiseOneWayPanels: false },
+    // Trials recorded before complex sub-problems got a fourth seat (cofounder-auto's sp3, complexity 8, sat 3) replay on the panels they ran
+    // with; a later one says so in its own settings.
+    settings: { raiseOneWayPanels: false, ...settings },
     // The trial ran on an empty memory: nothing recalled, and nothing of the replay may leak into other sessions.
     memory: { read: false, contribute: false },
   });

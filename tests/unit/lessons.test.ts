@@ -150,12 +150,12 @@ describe('memory prompt templates', () => {
     [
       'expert_summary',
       { persona, subProblem: { id: 'sp1', title: 'Pricing tiers', goal: 'g' }, omitted: '', contributions: ['turn one', 'turn two'], vote: 'A (confidence 0.70): because' },
-      /Sub-problem: Pricing tiers[\s\S]*- turn one\n- turn two[\s\S]*Your vote: A/,
+      /Sub-problem sp1: Pricing tiers[\s\S]*- turn one\n- turn two[\s\S]*Your vote: A/,
     ],
     ['anonymise', { text: 'As [PERSON_1] said\n---\nposition' }, /As \[PERSON_1\] said\n---\nposition/],
   ];
   // Version 1 unless a template was revised since (expert_summary 2: every turn, within a cap).
-  const versions: Record<string, string> = { expert_summary: '2' };
+  const versions: Record<string, string> = { expert_summary: '4' };
   it.each(cases)('%s parses, has stable system sections first, and renders', (name, vars, user) => {
     const t = all.get(name);
     const version = versions[name] ?? '1';
@@ -169,7 +169,7 @@ describe('memory prompt templates', () => {
     expect(out.user).toMatch(/JSON object only/);
   });
   it('expert_summary puts the persona in a system section', () => {
-    const out = render(all.get('expert_summary')!, { persona, subProblem: { title: 't' }, omitted: '', contributions: [], vote: 'v' });
+    const out = render(all.get('expert_summary')!, { persona, subProblem: { id: 'sp1', title: 't' }, omitted: '', contributions: [], vote: 'v' });
     expect(out.system.join('\n')).toContain(`You are ${persona.name}`);
     expect(out.user).toMatch(/50-100 tokens/);
   });
