@@ -1,3 +1,5 @@
+import { ledgerLine } from '../domain/debate/record';
+import type { LedgerFact } from '../domain/model';
 import { finalRecommendationSchema, synthesisSchema, type FinalRecommendation, type Option, type Persona, type Synthesis, type Tally, type Vote } from '../domain/model';
 import { expertSummarySchema, type ExpertSummary } from '../memory/summary';
 import { defineCall, fixed, nameOf, newestWithin } from './call';
@@ -71,6 +73,8 @@ export interface FinalInput {
   open: { subProblemId: string; title: string }[];
   /** Questions only the person can answer that nobody answered. */
   openQuestions: { subProblemId: string; name: string; question: string }[];
+  /** The session's fact ledger, whole: what the reconciliation works from (the case memory's budget must not cut it). */
+  facts: LedgerFact[];
 }
 
 const optionRef = (o: OptionRef) => `option ${o.id}, "${o.title}"`;
@@ -112,6 +116,7 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
       ...i.syntheses.map(decisionBlock),
       ...i.open.map((o) => `${o.subProblemId} (${o.title}): not deliberated; the person skipped it, so it stays open`),
     ],
+    facts: i.facts.length ? `\nThe fact ledger (every fact the sub-problems recorded, oldest first):\n${i.facts.map((f) => `- ${ledgerLine(f)}`).join('\n')}\n` : '',
     openQuestions: i.openQuestions.length
       ? `\nQuestions only the person can answer, still open (make the plan say what changes with each answer):\n${i.openQuestions.map((q) => `- ${q.subProblemId}, ${q.name}: ${q.question}`).join('\n')}\n`
       : '',

@@ -1,4 +1,3 @@
-import type { LedgerFact } from '../domain/model';
 import type { BoardView } from '../app/session-run';
 import type { CaseMemory, SubProblemProgress } from './case-memory';
 import { charBudget } from './tokens';
@@ -24,7 +23,6 @@ const SECTIONS = {
   assumptions: { title: 'Assumptions the board works on:', drop: 3 },
   person: { title: 'What the person told the board (oldest first):', drop: 5 },
   decisions: { title: 'Decisions so far:', drop: 4 },
-  facts: { title: 'Fact ledger (what the sub-problems established, oldest first; [id, sub-problem, kind, source]):', drop: 2.5 },
   subProblems: { title: 'Sub-problems:', drop: 2 },
   contradictions: { title: 'Open contradictions:', drop: 1 },
   activity: { title: 'Activity (oldest first, grouped by sub-problem):', drop: 0 },
@@ -50,9 +48,6 @@ function progressLine(id: string, p: SubProblemProgress): string {
   return `- ${id}${p.title ? ` ${p.title}` : ''}: ${parts.join(', ')}`;
 }
 
-/** A ledger fact as prompts cite it. */
-export const factLine = (f: LedgerFact): string => `- [${f.id}, ${f.subProblemId}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}`;
-
 function items(mem: CaseMemory): Item[] {
   const out: Item[] = [];
   const add = (section: Section, texts: string[]) => texts.forEach((text, age) => out.push({ section, text, age }));
@@ -63,7 +58,6 @@ function items(mem: CaseMemory): Item[] {
     'decisions',
     [...mem.decisions].sort((a, b) => byId(a.subProblemId, b.subProblemId)).map((d) => `- ${d.subProblemId} (confidence ${d.confidence.toFixed(2)}): ${d.text}`),
   );
-  add('facts', mem.facts.map(factLine));
   add(
     'subProblems',
     Object.keys(mem.subProblems)

@@ -479,7 +479,8 @@ describe('the fact ledger', () => {
       { id: 'sp1.r1.f1', subProblemId: 'sp1', round: 1, text: 'Utilisation is 62%', kind: 'figure', source: 'cfo' },
       { id: 'sp2.r1.f1', subProblemId: 'sp2', round: 1, text: 'Contractor cost is $95/h', kind: 'figure', source: 'cfo' },
     ]);
-    expect(renderCaseMemory(twice)).toContain('Fact ledger (what the sub-problems established, oldest first; [id, sub-problem, kind, source]):\n- [sp1.r1.f1, sp1, figure, cfo] Utilisation is 62%');
+    // Prompts get the ledger where they need it whole (the record, the final recommendation), not cut to the case memory's budget.
+    expect(renderCaseMemory(twice)).not.toContain('Utilisation is 62%');
     expect(boardView(twice).facts).toHaveLength(2);
   });
 

@@ -168,6 +168,7 @@ describe('the synthesis', () => {
 
 describe('the final recommendation', () => {
   const input: FinalInput = {
+    facts: [{ id: 'sp2.r1.f1', subProblemId: 'sp2', round: 1, text: 'Growth budget capped at $6K total', kind: 'constraint', source: 'financial_analyst' }],
     statement: 'How should a solo founder at $8K MRR reach $20K MRR while keeping control?',
     syntheses: [
       {
@@ -214,6 +215,11 @@ describe('the final recommendation', () => {
     openQuestions: [{ subProblemId: 'sp2', name: 'Thomas Berg', question: 'How much cash is in the bank today?' }],
   };
   const text = prompt(finalRecommendationCall, input);
+
+  it('shows the fact ledger whole, with ids, however long the case so far', () => {
+    const text = prompt(finalRecommendationCall, input);
+    expect(text).toContain('The fact ledger (every fact the sub-problems recorded, oldest first):\n- [sp2.r1.f1, sp2, constraint, financial_analyst] Growth budget capped at $6K total');
+  });
 
   it("sees each sub-problem's vote outcome: the winning option, a tie, or a deferral", () => {
     expect(text).toContain('sp2 (Cash and risk budget): the board chose option A, "Capped growth budget".');

@@ -39,6 +39,7 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
       }),
       open: skipped.map((id) => ({ subProblemId: id, title: titleOf(id) })),
       openQuestions,
+      facts: e.run.board().facts,
     });
     const summary = lintAdvisory(out.summary);
     const steps = out.steps.map(lintAdvisory);
