@@ -1,7 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { withTimeout } from '../http/timeout';
 import { describeSeed, type ClusterSeed } from '../queue/cluster-nodes';
-import { nodeAuth, type RedisSettings } from '../queue/redis';
+import { nodeAuth, tlsLookup, type RedisSettings } from '../queue/redis';
 import { redisReady } from '../queue/redis-ready';
 import { reason, redact, StartupError } from './preflight';
 
@@ -38,6 +38,7 @@ async function pingOnce(where: string | RedisOptions, timeoutMs: number): Promis
 
 async function checkCluster(seed: ClusterSeed, timeoutMs: number): Promise<void> {
   const cluster = new Cluster(seed.nodes, {
+    ...tlsLookup(seed),
     lazyConnect: true,
     clusterRetryStrategy: () => null,
     slotsRefreshTimeout: timeoutMs,

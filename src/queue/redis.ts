@@ -33,10 +33,8 @@ export function openRedis(url: string, name: string, onError: ErrorSink = () => 
  */
 export function openCluster(seed: ClusterSeed, name: string, onError: ErrorSink = () => {}): Cluster {
   const cluster = new Cluster(seed.nodes, {
+    ...tlsLookup(seed),
     redisOptions: { maxRetriesPerRequest: null, connectionName: name, ...nodeAuth(seed) },
-    // Managed TLS clusters (ElastiCache, Memorystore) announce nodes by IP while their certificates name the host:
-    // resolving nothing keeps the seed's host name for TLS to verify, as ioredis documents.
-    ...(seed.tls && { dnsLookup: (address: string, done: (err: null, address: string) => void) => done(null, address) }),
   });
   cluster.on('error', (err: Error) => onError(err, name));
   return cluster;
@@ -48,6 +46,13 @@ export const nodeAuth = (seed: ClusterSeed) => ({
   ...(seed.password && { password: seed.password }),
   ...(seed.tls && { tls: {} }),
 });
+
+/**
+ * TLS clusters such as ElastiCache are reached by a host name their certificates name; ioredis resolves node
+ * names to IPs unless told not to, and TLS then fails to verify (its README prescribes this lookup for them).
+ */
+export const tlsLookup = (seed: ClusterSeed) =>
+  seed.tls ? { dnsLookup: (address: string, done: (err: null, address: string) => void) => done(null, address) } : {};
 
 /** The connection a process opens for each of its uses (commands, a subscriber, BullMQ's workers). */
 export const connectRedis = (settings: RedisSettings, name: string, onError: ErrorSink = () => {}): RedisClient =>
