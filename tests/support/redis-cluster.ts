@@ -52,8 +52,10 @@ async function clusterInfo(port: number): Promise<string> {
 /**
  * A throwaway Redis Cluster of `masters` nodes (no replicas) on free loopback
  * ports, in a temp dir, with the installed redis-server and redis-cli. Nodes
- * are child processes of the test, so they die with it. A short node timeout
- * lets the cluster notice a killed master within about a second.
+ * are child processes that `stop()` (the test's afterAll) kills; a test
+ * process killed outright leaves them behind. A node timeout of 3 s (15 s by
+ * default) lets the cluster notice a killed master within the test, and is
+ * still long enough that a busy machine does not make a live node look dead.
  */
 export async function startRedisCluster(masters = 3): Promise<LocalCluster> {
   requireRedisServer();
@@ -82,7 +84,7 @@ export async function startRedisCluster(masters = 3): Promise<LocalCluster> {
       // The cluster bus gets its own free port: the default (port + 10000) may be taken or past 65535.
       const [port, bus] = [await nextPort(), await nextPort()];
       const args = ['--port', String(port), '--cluster-port', String(bus), '--bind', '127.0.0.1', '--cluster-enabled', 'yes'];
-      args.push('--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '1000', '--dir', dir, '--save', '', '--appendonly', 'no');
+      args.push('--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '3000', '--dir', dir, '--save', '', '--appendonly', 'no');
       argsOf.set(port, args);
       launch(port);
       ports.push(port);
