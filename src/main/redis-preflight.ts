@@ -1,7 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { withTimeout } from '../http/timeout';
 import { describeSeed, type ClusterSeed } from '../queue/cluster-nodes';
-import { nodeAuth, tlsLookup, type RedisSettings } from '../queue/redis';
+import { NO_READY_CHECK, nodeAuth, tlsLookup, type RedisSettings } from '../queue/redis';
 import { redisReady } from '../queue/redis-ready';
 import { reason, redact, StartupError } from './preflight';
 
@@ -39,6 +39,8 @@ async function pingOnce(where: string | RedisOptions, timeoutMs: number): Promis
 async function checkCluster(seed: ClusterSeed, timeoutMs: number): Promise<void> {
   const cluster = new Cluster(seed.nodes, {
     ...tlsLookup(seed),
+    // As the processes' clients (redis.ts); redisReady below reports a cluster that is down, naming its nodes.
+    ...NO_READY_CHECK,
     lazyConnect: true,
     clusterRetryStrategy: () => null,
     slotsRefreshTimeout: timeoutMs,

@@ -34,11 +34,26 @@ export function openRedis(url: string, name: string, onError: ErrorSink = () => 
 export function openCluster(seed: ClusterSeed, name: string, onError: ErrorSink = () => {}): Cluster {
   const cluster = new Cluster(seed.nodes, {
     ...tlsLookup(seed),
+    ...NO_READY_CHECK,
     redisOptions: { maxRetriesPerRequest: null, connectionName: name, ...nodeAuth(seed) },
   });
   cluster.on('error', (err: Error) => onError(err, name));
   return cluster;
 }
+
+/**
+ * ioredis's Cluster ready check (CLUSTER INFO after the slot map) is off: when
+ * it fails (cluster_state:fail, a master lost) the client reconnects, and the
+ * promise of the connect() that ran it never settles (ioredis 5.11). BullMQ
+ * awaits exactly that when it reconnects a worker's blocking connection, so a
+ * worker that reconnected while the cluster was down waited for ever, taking
+ * no job once the cluster was back (tests/integration/redis-cluster.test.ts).
+ * Without it the client is ready once it has the slot map, and commands sent
+ * while the cluster is down fail with CLUSTERDOWN after ioredis's retries,
+ * which BullMQ and the callers already handle. Readiness checks the cluster's
+ * state itself (redis-ready.ts).
+ */
+export const NO_READY_CHECK = { enableReadyCheck: false } as const;
 
 /** What every node of a cluster expects of a client: its credentials, TLS. */
 export const nodeAuth = (seed: ClusterSeed) => ({
