@@ -3,12 +3,15 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { memoryQueueName } from '../../src/queue/memory-queue';
+import { checkRedis } from '../../src/main/redis-preflight';
+import { connectRedis } from '../../src/queue/redis';
+import { SessionsQueue } from '../../src/queue/sessions-queue';
 import { nextCheckpoint } from '../support/checkpoints';
 import { testDatabaseUrl } from '../support/env';
 import { memoryJobsDone } from '../support/memory-jobs';
 import { startRedisCluster, type LocalCluster } from '../support/redis-cluster';
 import { assertGapless, readStream } from '../support/sse-client';
-import { createSession, snapshot, startStack, waitFor, type Stack } from '../support/stack';
+import { createSession, snapshot, startStack, waitFor, waitForStatus, type Stack } from '../support/stack';
 
 let cluster: LocalCluster;
 let stack: Stack;
@@ -26,11 +29,12 @@ beforeAll(async () => {
   });
   database = openDatabase(testDatabaseUrl(), 2);
 }, 120_000);
+// Stopping a worker and obliterating its queues through a cluster that lost a master took over a minute once on a loaded machine.
 afterAll(async () => {
   await stack?.stop();
   await database?.close();
   await cluster?.stop();
-});
+}, 120_000);
 
 /** Every key on one node whose name contains `match`, through a plain connection to that node alone. */
 async function keysOn(port: number, match: string): Promise<string[]> {
@@ -50,6 +54,22 @@ async function keyslot(port: number, key: string): Promise<number> {
     return (await node.cluster('KEYSLOT', key)) as number;
   } finally {
     node.disconnect();
+  }
+}
+
+/** For a failure message: the session's status, its job's state in the queue, the queue's counts. */
+async function whereIs(id: string): Promise<string> {
+  const connection = connectRedis(stack.config, 'bo1-test-probe');
+  const probe = new SessionsQueue(connection, { name: stack.config.QUEUE_NAME, prefix: stack.config.QUEUE_PREFIX, attempts: 1 });
+  try {
+    const job = await probe.queue.getJob(`${id}.start`);
+    const state = job ? await job.getState() : 'no job';
+    return `session ${(await snapshot(stack.url, id)).status}, job ${state}, queue ${JSON.stringify(await probe.queue.getJobCounts())}`;
+  } catch (err) {
+    return `(could not read the queue: ${(err as Error).message})`;
+  } finally {
+    await probe.close();
+    connection.disconnect();
   }
 }
 
@@ -138,6 +158,11 @@ describe('REDIS_CLUSTER_NODES: the API and the worker on a 3-master Redis Cluste
         expect(down.body.checks.redis).toMatch(/cluster_state:fail/);
         expect(down.body.checks.redis).toContain(`127.0.0.1:${victim}`);
       }
+      // A process starting now would refuse to, and say which node is missing.
+      const refused = await checkRedis(stack.config).then(() => null, (err: Error) => err.message);
+      const at = `cannot use the Redis Cluster at REDIS_CLUSTER_NODES=${cluster.nodes}: `;
+      expect(refused?.startsWith(at), refused ?? 'checkRedis passed').toBe(true);
+      expect(refused!.slice(at.length)).toContain(`127.0.0.1:${victim}`);
     } finally {
       await cluster.restart(victim);
     }
@@ -146,6 +171,10 @@ describe('REDIS_CLUSTER_NODES: the API and the worker on a 3-master Redis Cluste
     }
     // And the queue still works end to end.
     const id = await createSession(stack.url, { ...problem, seed: 'cluster-3' });
-    await waitFor(async () => (await snapshot(stack.url, id)).status === 'completed', 120_000, 'a session after the recovery');
+    try {
+      await waitForStatus(stack.url, id, ['completed'], 120_000);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; ${await whereIs(id)}`);
+    }
   }, 180_000);
 });
