@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { memoryQueueName } from '../../src/queue/memory-queue';
+import { withTimeout } from '../../src/http/timeout';
 import { checkRedis } from '../../src/main/redis-preflight';
 import { connectRedis } from '../../src/queue/redis';
 import { SessionsQueue } from '../../src/queue/sessions-queue';
@@ -29,11 +30,17 @@ beforeAll(async () => {
   });
   database = openDatabase(testDatabaseUrl(), 2);
 }, 120_000);
-// Stopping a worker and obliterating its queues through a cluster that lost a master took over a minute once on a loaded machine.
+// Stopping a worker and obliterating its queues through a cluster that lost a master took over a minute once on a loaded
+// machine. Should it hang, the hook fails saying so, but the cluster's processes still go: a hook that times out never ends.
 afterAll(async () => {
-  await stack?.stop();
-  await database?.close();
-  await cluster?.stop();
+  try {
+    await withTimeout((async () => {
+      await stack?.stop();
+      await database?.close();
+    })(), 100_000);
+  } finally {
+    await cluster?.stop();
+  }
 }, 120_000);
 
 /** Every key on one node whose name contains `match`, through a plain connection to that node alone. */
