@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelsSchema, parseModelRef, refsOf, type ModelRouting } from '../domain/models';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
+import { parseClusterNodes, type ClusterSeed } from '../queue/cluster-nodes';
 import { DEFAULT_QUEUE_PREFIX, QUEUE_PREFIX_PATTERN } from '../queue/prefix';
 
 /** Price of one million tokens, in USD, per model id. */
@@ -57,6 +58,24 @@ const envSchema = z
      */
     DATABASE_DIRECT_URL: z.url().optional(),
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+    /**
+     * A Redis Cluster or Valkey cluster instead of REDIS_URL: some of its
+     * nodes, `host:port,host:port` (or `redis[s]://[user:password@]host:port`
+     * entries for credentials or TLS); see src/queue/cluster-nodes.ts. Set, every
+     * process connects with an ioredis Cluster and REDIS_URL is not used.
+     */
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .optional()
+      .transform((raw, ctx): ClusterSeed | undefined => {
+        if (raw === undefined) return undefined;
+        const seed = parseClusterNodes(raw);
+        if (typeof seed === 'string') {
+          ctx.addIssue({ code: 'custom', message: seed });
+          return z.NEVER;
+        }
+        return seed;
+      }),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: int(3000).pipe(z.number().max(65535)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { ApiKeyStore } from '../auth/api-keys';
 import type { Config } from '../config/config';
 import type { SessionStorePort } from '../ports/session-store';
@@ -8,6 +7,7 @@ import type { SessionsQueue } from '../queue/sessions-queue';
 import type { EventHub } from './event-hub';
 import type { MemoryStore } from '../memory/memory-store';
 import type { Metrics } from './metrics';
+import type { RedisClient } from '../queue/redis';
 
 /** Everything the HTTP layer needs, injected by the process edge (src/main/api.ts) or a test. */
 export interface ApiDeps {
@@ -17,7 +17,7 @@ export interface ApiDeps {
   idempotency: IdempotencyStorePort;
   keys: ApiKeyStore;
   /** Rate-limit counters. */
-  redis: Redis;
+  redis: RedisClient;
   queue: SessionsQueue;
   hub: EventHub;
   providerName: string;

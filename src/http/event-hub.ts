@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { Envelope } from '../domain/events';
-import { sessionChannel } from '../queue/redis';
+import { sessionChannel, type RedisClient } from '../queue/redis';
 
 /** Reads a session's log after a seq; the hub's only view of the event log. */
 export type ReadEvents = (sessionId: string, after: number, limit: number) => Promise<Envelope[]>;
@@ -81,7 +80,7 @@ export class EventHub {
 
   constructor(
     private readonly read: ReadEvents,
-    private readonly subscriber: Redis,
+    private readonly subscriber: RedisClient,
     pollMs: number,
     private readonly onError: (err: unknown) => void = () => {},
   ) {

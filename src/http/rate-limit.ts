@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import { isApiUrl } from './auth';
 import { HttpProblem, sendProblem } from './problem';
 import { withTimeout } from './timeout';
-import { assertRedisUp, REDIS_COMMAND_TIMEOUT_MS } from '../queue/redis';
+import { assertRedisUp, REDIS_COMMAND_TIMEOUT_MS, type RedisClient } from '../queue/redis';
 
 export interface RateLimitOptions {
   /** Requests per window; 0 disables the limiter. */
@@ -18,7 +17,7 @@ export type WindowCounter = (key: string, ttlMs: number) => Promise<number>;
 
 /** INCR and PEXPIRE in one MULTI. Fails fast when Redis is down: the limiter must never hold a request. */
 export const redisCounter =
-  (redis: Redis, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): WindowCounter =>
+  (redis: RedisClient, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): WindowCounter =>
   async (key, ttlMs) => {
     assertRedisUp(redis);
     const results = await withTimeout(redis.multi().incr(key).pexpire(key, ttlMs).exec(), timeoutMs);

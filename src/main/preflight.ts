@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import pg from 'pg';
 
 /** A dependency a process cannot start without; the message names the variable to fix. */
@@ -17,37 +16,12 @@ export function redact(url: string): string {
   }
 }
 
-const reason = (err: unknown): string => {
+/** What an error says, for a one-line start-up message. */
+export const reason = (err: unknown): string => {
   // `AggregateError` (e.g. ECONNREFUSED on both ::1 and 127.0.0.1) has an empty message: its code says it.
   const e = err as { code?: string; message?: string; errors?: { message?: string }[] };
   return e.message || e.errors?.[0]?.message || e.code || String(err);
 };
-
-/**
- * One connection attempt, no retries: at start, an unreachable Redis is a
- * configuration problem to report at once, not an outage to wait out
- * (ioredis would otherwise retry forever and BullMQ never finish setting up).
- */
-export async function checkRedis(url: string, timeoutMs = 5_000): Promise<void> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
-  // The socket's error (ECONNREFUSED, ENOTFOUND, …) says more than connect()'s "Connection is closed".
-  let socketError: unknown;
-  redis.on('error', (err) => (socketError ??= err));
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (err) {
-    throw new StartupError(`cannot reach Redis at REDIS_URL=${redact(url)}: ${reason(socketError ?? err)}`);
-  } finally {
-    redis.disconnect();
-  }
-}
 
 // SQLSTATE 3D000: the database named in the URL does not exist.
 const NO_SUCH_DATABASE = '3D000';

@@ -3,7 +3,8 @@ import { pino, type Logger } from 'pino';
 import type { Config } from '../config/config';
 import { migrateAt, openDatabase, type Database } from '../db/client';
 import { throttledErrors, type ErrorSink } from '../queue/redis';
-import { checkPostgres, checkRedis } from './preflight';
+import { checkPostgres } from './preflight';
+import { checkRedis } from './redis-preflight';
 
 /** What every process shares at its start: the logger, the pre-flight checks, the database. */
 
@@ -24,7 +25,7 @@ export interface RunningApi extends Running {
 
 /**
  * Before anything else: Postgres and Redis answer (else one StartupError
- * naming DATABASE_URL or REDIS_URL), and a missing database is created.
+ * naming DATABASE_URL, REDIS_URL or REDIS_CLUSTER_NODES), and a missing database is created.
  * Returns where Redis errors go from then on: the JSON log, throttled.
  */
 export async function preflight(config: Config, log: Logger): Promise<ErrorSink> {
@@ -33,7 +34,7 @@ export async function preflight(config: Config, log: Logger): Promise<ErrorSink>
   const { created } = direct ? await checkPostgres(direct, undefined, 'DATABASE_DIRECT_URL') : await checkPostgres(config.DATABASE_URL);
   if (direct) await checkPostgres(config.DATABASE_URL);
   if (created) log.info({ database: new URL(direct ?? config.DATABASE_URL).pathname.slice(1) }, 'database did not exist: created it');
-  await checkRedis(config.REDIS_URL);
+  await checkRedis(config);
   return throttledErrors((extra, msg) => log.warn(extra, msg));
 }
 

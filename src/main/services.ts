@@ -10,7 +10,8 @@ import { createMetrics } from '../http/metrics';
 import { EventHub } from '../http/event-hub';
 import { CLOSING_EVENT } from '../http/routes/stream';
 import { MemoryStore } from '../memory/memory-store';
-import { boundedRedisCall, CANCEL_CHANNEL, openRedis, REDIS_COMMAND_TIMEOUT_MS, sessionChannel } from '../queue/redis';
+import { boundedRedisCall, CANCEL_CHANNEL, connectRedis, describeRedis, REDIS_COMMAND_TIMEOUT_MS, sessionChannel } from '../queue/redis';
+import { redisReady } from '../queue/redis-ready';
 import { SessionsQueue } from '../queue/sessions-queue';
 import { createLogger, openDb, preflight, type RunningApi } from './process';
 
@@ -21,8 +22,8 @@ export { startWorker } from './worker-service';
 export async function startApi(config: Config, log: Logger = createLogger(config, 'api')): Promise<RunningApi> {
   const redisErrors = await preflight(config, log);
   const database = await openDb(config);
-  const redis = openRedis(config.REDIS_URL, 'bo1-api', redisErrors);
-  const subscriber = openRedis(config.REDIS_URL, 'bo1-api-sub', redisErrors);
+  const redis = connectRedis(config, 'bo1-api', redisErrors);
+  const subscriber = connectRedis(config, 'bo1-api-sub', redisErrors);
   const store = new SessionStore(database);
   const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, prefix: config.QUEUE_PREFIX, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
   const hub = new EventHub((id, after, limit) => store.events(id, after, limit), subscriber, config.SSE_POLL_MS, (err) =>
@@ -58,11 +59,11 @@ export async function startApi(config: Config, log: Logger = createLogger(config
     metrics,
     checks: {
       postgres: async () => void (await database.pool.query('select 1')),
-      redis: async () => void (await redis.ping()),
+      redis: () => redisReady(redis),
     },
   });
   const address = await app.listen({ host: config.HOST, port: config.PORT });
-  log.info({ provider: config.LLM_PROVIDER, address }, config.LLM_PROVIDER === 'simulated' ? 'bo1 api up — SIMULATED board (no model is called)' : 'bo1 api up');
+  log.info({ provider: config.LLM_PROVIDER, address, redis: describeRedis(config) }, config.LLM_PROVIDER === 'simulated' ? 'bo1 api up — SIMULATED board (no model is called)' : 'bo1 api up');
   if (await servesWithoutKey(config.AUTH_MODE, () => keys.activeCount())) {
     log.warn(
       { authMode: config.AUTH_MODE },

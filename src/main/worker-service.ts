@@ -14,7 +14,8 @@ import { MemoryStore } from '../memory/memory-store';
 import { enableVectorIndex } from '../memory/pgvector';
 import type { LlmProvider } from '../ports/llm';
 import { MemoryQueue, startMemoryWorker } from '../queue/memory-queue';
-import { CANCEL_CHANNEL, openRedis, RedisNotifier } from '../queue/redis';
+import { CANCEL_CHANNEL, connectRedis, describeRedis, RedisNotifier } from '../queue/redis';
+import { redisReady } from '../queue/redis-ready';
 import { startSessionWorker } from '../queue/session-worker';
 import { SessionsQueue } from '../queue/sessions-queue';
 import { startHealthServer } from './health-server';
@@ -28,7 +29,7 @@ export async function startWorker(
 ): Promise<Running> {
   const redisErrors = await preflight(config, log);
   const database = await openDb(config);
-  const redis = openRedis(config.REDIS_URL, 'bo1-worker', redisErrors);
+  const redis = connectRedis(config, 'bo1-worker', redisErrors);
   const store = new SessionStore(database);
   const queue = new SessionsQueue(redis, { name: config.QUEUE_NAME, prefix: config.QUEUE_PREFIX, attempts: config.JOB_ATTEMPTS, onError: (err) => redisErrors(err, 'sessions-queue') });
   const embedder = await createEmbedder(config);
@@ -52,7 +53,7 @@ export async function startWorker(
     settings: config.ENGINE_SETTINGS,
   };
   const memoryJobs: MemoryJobDeps = { store, memory, gateway, embedder, prompts, notifier };
-  const memoryConnection = openRedis(config.REDIS_URL, 'bo1-worker-memory', redisErrors);
+  const memoryConnection = connectRedis(config, 'bo1-worker-memory', redisErrors);
   const memoryWorker = startMemoryWorker(
     memoryConnection,
     config.QUEUE_NAME,
@@ -66,7 +67,7 @@ export async function startWorker(
     config.QUEUE_PREFIX,
   );
   await memoryQueue.scheduleCleanup();
-  const jobsConnection = openRedis(config.REDIS_URL, 'bo1-worker-jobs', redisErrors);
+  const jobsConnection = connectRedis(config, 'bo1-worker-jobs', redisErrors);
   const worker = startSessionWorker(
     deps,
     jobsConnection,
@@ -81,7 +82,7 @@ export async function startWorker(
     (msg, extra) => log.info(extra ?? {}, msg),
   );
   // Cancellation reaches the worker running the session, which aborts its in-flight model call.
-  const cancels = openRedis(config.REDIS_URL, 'bo1-worker-cancel', redisErrors);
+  const cancels = connectRedis(config, 'bo1-worker-cancel', redisErrors);
   cancels.on('message', (_channel: string, sessionId: string) => {
     if (worker.cancel(sessionId)) log.info({ sessionId }, 'session cancelled: run aborted');
   });
@@ -117,7 +118,7 @@ export async function startWorker(
           log,
           checks: {
             postgres: async () => void (await database.pool.query('select 1')),
-            redis: async () => void (await redis.ping()),
+            redis: () => redisReady(redis),
             jobs: async () => {
               if (!worker.worker.isRunning()) throw new Error('the job loop is not running');
             },
@@ -129,7 +130,7 @@ export async function startWorker(
             }),
           }).render,
         });
-  log.info({ provider: gateway.provider.name, queue: config.QUEUE_NAME, embedder: embedder.name, vectorIndex }, 'bo1 worker up');
+  log.info({ provider: gateway.provider.name, queue: config.QUEUE_NAME, redis: describeRedis(config), embedder: embedder.name, vectorIndex }, 'bo1 worker up');
   return {
     ...(health && { healthUrl: health.url }),
     stop: async () => {

@@ -1,7 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { DEFAULT_QUEUE_PREFIX } from './prefix';
+import type { RedisClient } from './redis';
 
 /** Memory work that must stay off the request path and out of the session's run: its own queue. */
 export const memoryJobSchema = z.discriminatedUnion('kind', [
@@ -17,7 +17,7 @@ export class MemoryQueue {
   readonly queue: Queue<MemoryJob>;
 
   /** `onError`: connection errors BullMQ reports; without a listener it prints them raw to stderr. `prefix`: QUEUE_PREFIX. */
-  constructor(connection: Redis, base: string, onError: (err: Error) => void = () => {}, prefix = DEFAULT_QUEUE_PREFIX) {
+  constructor(connection: RedisClient, base: string, onError: (err: Error) => void = () => {}, prefix = DEFAULT_QUEUE_PREFIX) {
     this.queue = new Queue<MemoryJob>(memoryQueueName(base), {
       connection,
       prefix,
@@ -57,7 +57,7 @@ export class MemoryQueue {
 }
 
 export function startMemoryWorker(
-  connection: Redis,
+  connection: RedisClient,
   base: string,
   handle: (job: MemoryJob) => Promise<unknown>,
   log: (msg: string, extra?: object) => void,

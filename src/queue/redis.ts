@@ -1,8 +1,18 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { withTimeout } from '../http/timeout';
 import type { Notifier } from '../ports/notifier';
+import { describeSeed, type ClusterSeed } from './cluster-nodes';
 
 export type ErrorSink = (err: Error, source: string) => void;
+
+/** A single Redis or a Redis Cluster: BullMQ, pub/sub and the rate limiter take either as it is. */
+export type RedisClient = Redis | Cluster;
+
+/** Where Redis is, as the configuration says: REDIS_CLUSTER_NODES when set, REDIS_URL otherwise. */
+export interface RedisSettings {
+  REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: ClusterSeed | undefined;
+}
 
 /**
  * BullMQ needs `maxRetriesPerRequest: null` on blocking connections; a lost
@@ -14,6 +24,58 @@ export function openRedis(url: string, name: string, onError: ErrorSink = () => 
   redis.on('error', (err: Error) => onError(err, name));
   return redis;
 }
+
+/**
+ * A Cluster client: it follows the cluster's MOVED and ASK redirections and
+ * learns of failovers. The per-node options are openRedis's, for the same
+ * reasons. BullMQ's multi-key scripts work on it because every queue key
+ * shares QUEUE_PREFIX's hash tag (prefix.ts).
+ */
+export function openCluster(seed: ClusterSeed, name: string, onError: ErrorSink = () => {}): Cluster {
+  const cluster = new Cluster(seed.nodes, {
+    ...tlsLookup(seed),
+    ...NO_READY_CHECK,
+    redisOptions: { maxRetriesPerRequest: null, connectionName: name, ...nodeAuth(seed) },
+  });
+  cluster.on('error', (err: Error) => onError(err, name));
+  return cluster;
+}
+
+/**
+ * ioredis's Cluster ready check (CLUSTER INFO after the slot map) is off: when
+ * it fails (cluster_state:fail, a master lost) the client reconnects, and the
+ * promise of the connect() that ran it never settles (ioredis 5.11). BullMQ
+ * awaits exactly that when it reconnects a worker's blocking connection, so a
+ * worker that reconnected while the cluster was down waited for ever, taking
+ * no job once the cluster was back (tests/integration/redis-cluster.test.ts).
+ * Without it the client is ready once it has the slot map, and commands sent
+ * while the cluster is down fail with CLUSTERDOWN after ioredis's retries,
+ * which BullMQ and the callers already handle. Readiness checks the cluster's
+ * state itself (redis-ready.ts).
+ */
+export const NO_READY_CHECK = { enableReadyCheck: false } as const;
+
+/** What every node of a cluster expects of a client: its credentials, TLS. */
+export const nodeAuth = (seed: ClusterSeed) => ({
+  ...(seed.username && { username: seed.username }),
+  ...(seed.password && { password: seed.password }),
+  ...(seed.tls && { tls: {} }),
+});
+
+/**
+ * TLS clusters such as ElastiCache are reached by a host name their certificates name; ioredis resolves node
+ * names to IPs unless told not to, and TLS then fails to verify (its README prescribes this lookup for them).
+ */
+export const tlsLookup = (seed: ClusterSeed) =>
+  seed.tls ? { dnsLookup: (address: string, done: (err: null, address: string) => void) => done(null, address) } : {};
+
+/** The connection a process opens for each of its uses (commands, a subscriber, BullMQ's workers). */
+export const connectRedis = (settings: RedisSettings, name: string, onError: ErrorSink = () => {}): RedisClient =>
+  settings.REDIS_CLUSTER_NODES ? openCluster(settings.REDIS_CLUSTER_NODES, name, onError) : openRedis(settings.REDIS_URL, name, onError);
+
+/** Which Redis, for the start-up log line: `host:port`, or `cluster <seed nodes>`; never credentials. */
+export const describeRedis = (settings: RedisSettings): string =>
+  settings.REDIS_CLUSTER_NODES ? `cluster ${describeSeed(settings.REDIS_CLUSTER_NODES)}` : new URL(settings.REDIS_URL).host;
 
 /**
  * While Redis is down every connection reports every reconnect attempt: the
@@ -36,14 +98,14 @@ export function throttledErrors(log: (extra: object, msg: string) => void, inter
 }
 
 /** Connection states in which a command waits in ioredis's offline queue until Redis is back. */
-const DOWN = new Set(['close', 'reconnecting', 'end']);
+export const DOWN = new Set(['close', 'reconnecting', 'end']);
 
 export class RedisUnavailableError extends Error {
   override name = 'RedisUnavailableError';
 }
 
 /** Fails at once when the connection is down; the rate limiter uses it so that it never holds a request. */
-export function assertRedisUp(redis: Redis): void {
+export function assertRedisUp(redis: RedisClient): void {
   if (DOWN.has(redis.status)) throw new RedisUnavailableError(`redis is ${redis.status}`);
 }
 
@@ -55,7 +117,7 @@ export function assertRedisUp(redis: Redis): void {
  * and the caller moves on: Postgres is the record and the reconciler catches
  * what never runs.
  */
-export async function boundedRedisCall<T>(redis: Redis, command: () => Promise<T>, timeoutMs: number): Promise<T> {
+export async function boundedRedisCall<T>(redis: RedisClient, command: () => Promise<T>, timeoutMs: number): Promise<T> {
   const pending = command();
   if (DOWN.has(redis.status)) {
     pending.catch(() => {});
@@ -77,7 +139,7 @@ export const REDIS_COMMAND_TIMEOUT_MS = 150;
 /** Publishes wake-ups on a per-session channel; the payload is only a hint (the last seq), and a lost one only delays a stream. */
 export class RedisNotifier implements Notifier {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly timeoutMs = REDIS_COMMAND_TIMEOUT_MS,
   ) {}
 

@@ -1,9 +1,9 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { ReleasedError } from '../app/session-run';
 import { runSession, type RunnerDeps } from '../app/run-session';
 import { DEFAULT_QUEUE_PREFIX } from './prefix';
 import { advanceJobSchema, type AdvanceJob } from './sessions-queue';
+import type { RedisClient } from './redis';
 
 export interface WorkerSettings {
   queueName: string;
@@ -29,7 +29,7 @@ export interface SessionWorker {
  * run's control-flow outcomes into queue semantics (retry, or back to the
  * queue untouched on shutdown).
  */
-export function startSessionWorker(deps: RunnerDeps, connection: Redis, s: WorkerSettings, log: (msg: string, extra?: object) => void): SessionWorker {
+export function startSessionWorker(deps: RunnerDeps, connection: RedisClient, s: WorkerSettings, log: (msg: string, extra?: object) => void): SessionWorker {
   let stopping = false;
   const running = new Map<string, AbortController>();
   const worker = new Worker<AdvanceJob>(

@@ -1,8 +1,7 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { DEFAULT_QUEUE_PREFIX } from './prefix';
-import { boundedRedisCall, REDIS_COMMAND_TIMEOUT_MS } from './redis';
+import { boundedRedisCall, REDIS_COMMAND_TIMEOUT_MS, type RedisClient } from './redis';
 
 export const advanceJobSchema = z.object({ sessionId: z.uuid() });
 export type AdvanceJob = z.infer<typeof advanceJobSchema>;
@@ -28,7 +27,7 @@ export class SessionsQueue {
   private readonly commandTimeoutMs: number;
 
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     settings: QueueSettings,
   ) {
     this.commandTimeoutMs = settings.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;

@@ -29,6 +29,22 @@ describe('start-up with a dependency down', () => {
     expect(lines(child.output())).toEqual([`bo1: cannot reach Redis at REDIS_URL=redis://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`]);
   });
 
+  it.each(['api', 'worker'] as const)('%s: a Redis Cluster seed unreachable → exits 1 with one line naming REDIS_CLUSTER_NODES and the node', async (entry) => {
+    const port = await freePort();
+    const child = spawnEntry(entry, baseEnv({ REDIS_CLUSTER_NODES: `127.0.0.1:${port}` }));
+    expect(await exited(child)).toBe(1);
+    expect(lines(child.output())).toEqual([
+      `bo1: cannot use the Redis Cluster at REDIS_CLUSTER_NODES=127.0.0.1:${port}: 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
+  });
+
+  it('REDIS_CLUSTER_NODES naming a Redis that is not a cluster → exits 1 saying so', async () => {
+    const { hostname, port } = new URL(testRedisUrl());
+    const child = spawnEntry('api', baseEnv({ REDIS_CLUSTER_NODES: `${hostname}:${port || 6379}` }));
+    expect(await exited(child)).toBe(1);
+    expect(lines(child.output())).toEqual([expect.stringMatching(/^bo1: cannot use the Redis Cluster at REDIS_CLUSTER_NODES=.*: ERR This instance has cluster support disabled$/)]);
+  });
+
   it.each(['api', 'worker'] as const)('%s: Postgres unreachable → exits 1 with one line naming DATABASE_URL, password masked', async (entry) => {
     const port = await freePort();
     const child = spawnEntry(entry, baseEnv({ DATABASE_URL: `postgres://bo1:secret@127.0.0.1:${port}/bo1` }));

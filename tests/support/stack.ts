@@ -56,7 +56,7 @@ export async function startStack(
     stop: async () => {
       await api.stop();
       await worker?.stop();
-      await obliterateQueues([config.QUEUE_NAME], config.REDIS_URL, config.QUEUE_PREFIX);
+      await obliterateQueues([config.QUEUE_NAME], config, config.QUEUE_PREFIX);
     },
   };
 }
