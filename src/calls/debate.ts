@@ -51,13 +51,19 @@ const INSTRUCTIONS: Record<DebatePhase, string> = {
   late: 'Convergent thinking: refine your position, concede what you have been persuaded of, and address the remaining objections.',
 };
 
+/**
+ * What this turn must answer. The intervention, the moderator and the
+ * research findings are already in the record's last chapter: the turn points
+ * at them rather than printing them twice (a trial counted ~1k tokens of
+ * repetition per expert call).
+ */
 function respondTo(i: ExpertTurnInput): string {
   const lines: string[] = [];
-  if (i.intervention) lines.push(`The person you are advising intervened: "${i.intervention}". Respond to it directly before anything else.`);
+  if (i.intervention) lines.push('The person you are advising intervened after the last round (their words close the record above): respond to it directly before anything else.');
   if (i.redirect) lines.push('The facilitator notes the debate drifted from the goal: bring it back to the goal above.');
   if (i.question) lines.push(`Facilitator's question: ${i.question}`);
-  if (i.moderator) lines.push(`Moderator (${i.moderator.kind}): ${i.moderator.text}`);
-  for (const r of i.research) lines.push(`Research (model knowledge, not a live source) on "${r.query}": ${r.findings}`);
+  if (i.moderator) lines.push(`A ${i.moderator.kind} moderator intervened after the last round (in the record above): respond to the challenge.`);
+  if (i.research.length) lines.push(`Research answered ${i.research.map((r) => `"${r.query}"`).join(' and ')} (general knowledge, in the record above): use the findings where they bear on your position.`);
   if (i.repeated) lines.push('Your last contribution repeated points already made: add something new, or concede briefly.');
   if (i.notice) lines.push(i.notice);
   return lines.length ? `\n${lines.join('\n')}\n` : '';
@@ -111,7 +117,7 @@ export interface FacilitatorInput {
   /** The strongest arguments as the facilitator listed them after the previous round: "so far" means this list, updated. */
   keyArguments: string[];
   intervention: string | null;
-  contributions: { persona: string; text: string; position: string; agreesWith: string[]; disagreesWith: string[]; researchRequest: string | null; claims?: Contribution['claims']; confidence?: number }[];
+  contributions: { persona: string; text: string; position: string; agreesWith: string[]; disagreesWith: string[]; researchRequest: string | null; claims?: Contribution['claims']; confidence?: number; questionForPerson?: string | null }[];
 }
 
 /** The facilitator's round: summary, key arguments, metrics the stopping rules read, who speaks next, the next question. */
@@ -142,7 +148,15 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
         ? '\nThis was the last round allowed: the board votes next. Leave `wantsToSpeak` empty and make `nextQuestion` the question the vote must settle.\n'
         : '',
     contributions: i.contributions
-      .map((t) => [`[${nameOf(t.persona)} (${t.persona})] ${t.text}`, `  Position: ${t.position}`, ...(t.claims?.length ? [`  Rests on: ${t.claims.map((c) => `${c.claim} (${c.basis})`).join('; ')}`] : [])].join('\n'))
+      .map((t) =>
+        [
+          `[${nameOf(t.persona)} (${t.persona})] ${t.text}`,
+          `  Position: ${t.position}`,
+          ...(t.claims?.length ? [`  Rests on: ${t.claims.map((c) => `${c.claim} (${c.basis})`).join('; ')}`] : []),
+          ...(t.questionForPerson ? [`  Asks the person: ${t.questionForPerson}`] : []),
+          ...(t.researchRequest ? [`  Asks for research: ${t.researchRequest}`] : []),
+        ].join('\n'),
+      )
       .join('\n\n'),
   }),
   estimate: { input: 2_000, output: 250 },

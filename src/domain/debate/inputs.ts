@@ -61,6 +61,7 @@ export function facilitatorInput(state: DebateState, s: EngineSettings): Facilit
       researchRequest: t.researchRequest,
       claims: t.claims,
       confidence: t.confidence,
+      questionForPerson: t.questionForPerson ?? null,
     })),
   };
 }
