@@ -13,9 +13,8 @@ import type { DebateSetup, DebateState, RoundInProgress } from './state';
  * (issue "Token economy"), and one account of the debate for every role
  * (issue "A deliberation a founder would pay for").
  *
- * Long debates stay bounded the way the discussion always was: past
- * `summariseAfterRounds` sealed rounds, all but the last `fullRoundsKept`
- * read as their summaries. A chapter compacted once stays compacted, so the
+ * Long debates stay bounded: past `summariseAfterRounds` sealed rounds, all
+ * but the last `fullRoundsKept` read as their summaries. A chapter compacted once stays compacted, so the
  * prefix changes only where a round ages out. What the person said, the
  * facts and research findings survive compaction whole.
  */
