@@ -17,6 +17,9 @@
  *      recorded model-written trials (tests/bench/cache.ts); BENCH_ONLY=cache
  *      (BENCH_ONLY=deliberation runs step 4 alone)
  *      prints that alone (with the harm screen before it), in under a minute
+ * BENCH_ONLY=throughput runs only the worker-throughput figures (issue 16,
+ * tests/bench/throughput.ts): worker CPU per model call at zero latency, and
+ * wall ÷ bound with 200 sessions on one worker.
  * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
  * BENCH_SIM_LATENCY_MS and BENCH_CALL_LATENCY_MS tune it.
  */
@@ -30,6 +33,7 @@ import { checkpointBench } from './checkpoints';
 import { harmScreenBench } from './harm-screen';
 import { cacheBench } from './cache';
 import { subscribe } from './sse';
+import { throughputBench } from './throughput';
 import { ensureDatabase } from '../../src/db/client';
 import { pct } from './percentile';
 
@@ -49,6 +53,10 @@ await ensureDatabase(DATABASE_URL);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 if (process.env.BENCH_ONLY === 'cache') {
   for (const line of await cacheBench(DATABASE_URL, REDIS_URL)) console.log(line);
+  process.exit(0);
+}
+if (process.env.BENCH_ONLY === 'throughput') {
+  for (const line of await throughputBench(DATABASE_URL)) console.log(line);
   process.exit(0);
 }
 

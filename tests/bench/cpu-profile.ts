@@ -1,0 +1,59 @@
+/**
+ * Summarises `node --cpu-prof` output: self time by package (node_modules/<pkg>,
+ * bo1's own src/<dir>, node internals, GC, idle) and the top functions.
+ * `node --import tsx tests/bench/cpu-profile.ts <dir or .cpuprofile>`.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function bucket(url: string, fn: string): string {
+  if (fn === '(idle)' || fn === '(program)' || fn === '(garbage collector)') return fn;
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (nm) return nm[1]!;
+  const src = /\/(src|tests)\/([^/]+)/.exec(url);
+  if (src) return `${src[1]}/${src[2]}`;
+  if (url.startsWith('node:') || url === '') return 'node internals';
+  return url;
+}
+
+const arg = process.argv[2] ?? '.';
+const files = statSync(arg).isDirectory()
+  ? readdirSync(arg)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => join(arg, f))
+  : [arg];
+const byBucket = new Map<string, number>();
+const byFn = new Map<string, number>();
+let total = 0;
+for (const f of files) {
+  const p = JSON.parse(readFileSync(f, 'utf8')) as Profile;
+  const nodes = new Map(p.nodes.map((n) => [n.id, n]));
+  p.samples.forEach((id, i) => {
+    const n = nodes.get(id)!;
+    const us = p.timeDeltas[i] ?? 0;
+    const b = bucket(n.callFrame.url, n.callFrame.functionName);
+    byBucket.set(b, (byBucket.get(b) ?? 0) + us);
+    if (b !== '(idle)') {
+      total += us;
+      const file = n.callFrame.url.startsWith('file:') ? n.callFrame.url.replace(/^.*\/(src|tests|node_modules)\//, '$1/') : b;
+      const key = `${n.callFrame.functionName || '(anonymous)'} ${file}`;
+      byFn.set(key, (byFn.get(key) ?? 0) + us);
+    }
+  });
+}
+const share = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms`;
+console.log(`busy (non-idle) CPU samples: ${(total / 1000).toFixed(0)} ms over ${files.length} profile(s)`);
+console.log('\nself time by package:');
+for (const [b, us] of [...byBucket].filter(([b]) => b !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${share(us)}  ${b}`);
+console.log('\ntop functions (self):');
+for (const [k, us] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${share(us)}  ${k}`);

@@ -1,0 +1,152 @@
+/**
+ * Worker throughput (issue 16): the API and one worker as separate processes,
+ * so the worker's own CPU can be read from /proc.
+ *   1. zero model latency: BENCH_TP_SESSIONS sessions at once, worker CPU and
+ *      wall time per model call (every ledger row the worker wrote);
+ *   2. SIM_LATENCY_MS=BENCH_TP_LATENCY_MS, no jitter, WORKER_CONCURRENCY =
+ *      BENCH_TP_CONCURRENT: that many sessions at once, each session's wall
+ *      time over its critical-path bound (p50, p90, max).
+ * BENCH_CPU_PROF=dir runs the worker under `node --cpu-prof` into dir
+ * (summarise with `node --import tsx tests/bench/cpu-profile.ts dir`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { freePort } from '../support/child';
+import { loadScenarios } from '../support/scenarios';
+import { criticalPathBound } from './deliberation';
+import { pct } from './percentile';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TICK_MS = 1000 / 100; // USER_HZ on Linux
+
+/** utime + stime of a process, in ms. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * TICK_MS;
+}
+
+function start(entry: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `src/main/${entry}.ts`], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+const stop = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))));
+
+async function startPair(databaseUrl: string, extra: Record<string, string>) {
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    PORT: String(port),
+    QUEUE_NAME: `tp-${randomUUID().slice(0, 8)}`,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_ACTIVE_SESSIONS_PER_TENANT: '0',
+    SIM_JITTER: '0',
+    ...extra,
+  };
+  const api = start('api', env);
+  const prof = process.env.BENCH_CPU_PROF;
+  const worker = start('worker', env, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok && ((await res.json()) as { workers: number | null }).workers) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, worker, stop: async () => (await stop(api), await stop(worker)) };
+}
+
+async function create(url: string, body: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${url}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`create: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Waits until every session ended; returns their rows from Postgres. */
+async function allDone(db: pg.Client, ids: string[]) {
+  for (;;) {
+    const { rows } = await db.query<{ id: string; status: string; started_at: Date; ended_at: Date | null; results: any }>(
+      'select id, status, started_at, ended_at, results from sessions where id = any($1)',
+      [ids],
+    );
+    if (rows.length === ids.length && rows.every((r) => ['completed', 'failed'].includes(r.status))) return rows;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Ledger rows the worker wrote for these sessions so far (memory jobs included: the worker runs them too). */
+async function calls(db: pg.Client, ids: string[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('select count(*)::int as n from llm_calls where session_id = any($1)', [ids]);
+  return rows[0]!.n;
+}
+
+async function batch(url: string, n: number, tag: string): Promise<string[]> {
+  const scenarios = loadScenarios();
+  return Promise.all(
+    Array.from({ length: n }, (_, i) => {
+      const sc = scenarios[i % scenarios.length]!;
+      return create(url, { problem: sc.problem, context: sc.context, seed: `${tag}-${i}` });
+    }),
+  );
+}
+
+export async function throughputBench(databaseUrl: string): Promise<string[]> {
+  const out: string[] = [];
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const zeroN = Number(process.env.BENCH_TP_SESSIONS ?? 20);
+  const conc = Number(process.env.BENCH_TP_CONCURRENT ?? 200);
+  const latency = Number(process.env.BENCH_TP_LATENCY_MS ?? 1000);
+  const run = randomUUID().slice(0, 6);
+
+  if (!process.env.BENCH_TP_SKIP_ZERO) {
+    const svc = await startPair(databaseUrl, { SIM_LATENCY_MS: '0', WORKER_CONCURRENCY: String(zeroN) });
+    // Warm up (JIT, pools, prompts) on two sessions first.
+    await allDone(db, await batch(svc.url, 2, `tp-warm-${run}`));
+    await new Promise((r) => setTimeout(r, 1000));
+    const cpu0 = cpuMs(svc.worker.pid!);
+    const t0 = performance.now();
+    const ids = await batch(svc.url, zeroN, `tp-zero-${run}`);
+    await allDone(db, ids);
+    const wall = performance.now() - t0;
+    const cpu = cpuMs(svc.worker.pid!) - cpu0;
+    const n = await calls(db, ids);
+    await svc.stop();
+    out.push(`\nworker throughput, zero model latency: ${zeroN} sessions at once, WORKER_CONCURRENCY=${zeroN}, ${n} model calls`);
+    out.push(
+      `  worker CPU ${(cpu / n).toFixed(2)} ms per model call (${(cpu / 1000).toFixed(1)} s over ${(wall / 1000).toFixed(1)} s wall, ${((100 * cpu) / wall).toFixed(0)}% of a core); wall ${(wall / n).toFixed(2)} ms per call (target ≤ 1 ms CPU per call)`,
+    );
+  }
+
+  if (!process.env.BENCH_TP_SKIP_CONCURRENT) {
+    const svc = await startPair(databaseUrl, { SIM_LATENCY_MS: String(latency), WORKER_CONCURRENCY: String(conc) });
+    const cpu0 = cpuMs(svc.worker.pid!);
+    const t0 = performance.now();
+    const ids = await batch(svc.url, conc, `tp-conc-${run}`);
+    const rows = await allDone(db, ids);
+    const wall = performance.now() - t0;
+    const cpu = cpuMs(svc.worker.pid!) - cpu0;
+    const ratios: number[] = [];
+    for (const s of rows) {
+      if (s.status !== 'completed') continue;
+      const ledger = (await db.query('select step_key, latency_ms from llm_calls where session_id = $1', [s.id])).rows as any[];
+      const bound = criticalPathBound(ledger, (s.results?.subProblems ?? []) as { id: string; dependsOn: string[] }[]);
+      ratios.push((s.ended_at!.getTime() - s.started_at.getTime()) / bound);
+    }
+    const n = await calls(db, ids);
+    await svc.stop();
+    out.push(`\nworker throughput, ${conc} sessions at once on one worker (WORKER_CONCURRENCY=${conc}, ${latency} ms per call, no jitter): ${ratios.length}/${conc} completed, ${n} calls`);
+    out.push(
+      `  wall / critical-path bound: p50 ${pct(ratios, 50).toFixed(3)}, p90 ${pct(ratios, 90).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)} (target p90 ≤ 1.10); worker CPU ${((100 * cpu) / wall).toFixed(0)}% of a core over ${(wall / 1000).toFixed(1)} s`,
+    );
+  }
+  await db.end();
+  return out;
+}
