@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Envelope, EventDraft, Usage } from '../domain/events';
 import { validateEvent } from '../domain/events';
 import { AppError } from '../domain/errors';
@@ -11,13 +11,14 @@ import {
   type LedgerRow,
   type NewSession,
   type Page,
-  type SessionPatch,
   type SessionRow,
   type SessionStatus,
   type SessionStorePort,
   sessionCapError,
 } from '../ports/session-store';
 import type { Database, Db } from './client';
+import { commitStep, type RunSql } from './commit';
+import { CommitHeads } from './commit-heads';
 import { decodeCursor, encodeCursor } from './cursor';
 import { txOf } from './tx';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
@@ -44,6 +45,11 @@ const toEnvelope = (sessionId: string, r: { seq: number; type: string; data: unk
  * row's lock, which is what makes `seq` gapless and the lease a fence.
  */
 export class SessionStore implements SessionStorePort {
+  /** This process's belief of each running session's log head (last seq, case memory): see commit-heads.ts. */
+  private readonly heads = new CommitHeads();
+  /** One statement straight on the pool: no drizzle query building on the hot path. */
+  private readonly runOnPool: RunSql = async <R>(text: string, values: unknown[]) => (await this.database.pool.query(text, values)).rows as R[];
+
   constructor(private readonly database: Database) {}
 
   private get db(): Db {
@@ -130,6 +136,8 @@ export class SessionStore implements SessionStorePort {
       .where(and(eq(sessions.id, id), sql`${sessions.status} in ('queued', 'running')`))
       .returning();
     if (!row) return null;
+    // The run's first commit folds onto this: the row was just read with its last seq and case memory.
+    this.heads.set(id, { lastSeq: row.lastSeq, caseMemory: row.caseMemory });
     await this.abandonPending(id);
     return { lease: row.lease, row };
   }
@@ -144,60 +152,37 @@ export class SessionStore implements SessionStorePort {
 
   /**
    * Writes a step's result, its events, its ledger rows and the session patch
-   * in one transaction. With a lease, refuses (lease-lost) unless it is
-   * still the session's; without one (API-side writes), refuses on a
-   * terminal session. Returns the appended envelopes.
+   * atomically. With a lease, refuses (lease-lost) unless it is still the
+   * session's; without one (API-side writes), refuses on a terminal session.
+   * Returns the appended envelopes.
+   *
+   * One statement, bo1_commit (src/db/commit.ts), when the commit has no
+   * `write` hook and no `guard`: the lease check, the seq allocation and every
+   * write are one atomic round trip, so the row is locked for that statement
+   * only and the parallel steps of a round queue for milliseconds, not for a
+   * transaction's several round trips. A `write` or `guard` needs a
+   * transaction: the hook's rows first, then the same statement in it.
    */
   async commit(sessionId: string, lease: number | null, c: Commit): Promise<Envelope[]> {
     const drafts = c.events.map(validateEvent);
+    if (!c.write && !c.guard) return this.heads.serial(sessionId, () => commitStep(this.runOnPool, this.heads, sessionId, lease, c, drafts));
     return this.db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select({
-          tenantId: sessions.tenantId,
-          lease: sessions.lease,
-          lastSeq: sessions.lastSeq,
-          status: sessions.status,
-          caseMemory: sessions.caseMemory,
-          checkpoint: sessions.checkpoint,
-        })
-        .from(sessions)
-        .where(eq(sessions.id, sessionId))
-        .for('update');
-      if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
-      c.guard?.(locked);
-      if (lease !== null && locked.lease !== lease) {
-        throw new AppError('lease-lost', `session ${sessionId}: lease ${lease} superseded by ${locked.lease}`);
+      if (c.guard) {
+        const [locked] = await tx
+          .select({ tenantId: sessions.tenantId, lease: sessions.lease, status: sessions.status, checkpoint: sessions.checkpoint })
+          .from(sessions)
+          .where(eq(sessions.id, sessionId))
+          .for('update');
+        if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
+        c.guard(locked);
       }
-      if (TERMINAL_STATUSES.has(locked.status as SessionStatus)) {
-        throw new AppError('lease-lost', `session ${sessionId} is already ${locked.status}`);
-      }
-      if (c.step) {
-        await tx.insert(steps).values({ sessionId, key: c.step.key, result: c.step.result as object, lease: locked.lease });
-      }
-      const now = new Date();
-      const rows = drafts.map((d, i) => ({ sessionId, seq: locked.lastSeq + i + 1, type: d.type, data: d.data, ts: now }));
-      if (rows.length) await tx.insert(sessionEvents).values(rows);
-      if (c.calls?.length) await settle(tx as unknown as Db, sessionId, c.calls);
+      // The hook's rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit to COMMIT.
       if (c.write) await c.write(txOf(tx));
-      const envelopes = rows.map((r) => toEnvelope(sessionId, r));
-      const caseMemory = c.caseMemory && envelopes.length ? c.caseMemory(locked.caseMemory, envelopes) : undefined;
-      const p = c.patch ?? {};
-      await tx
-        .update(sessions)
-        .set({
-          lastSeq: locked.lastSeq + rows.length,
-          updatedAt: now,
-          ...(p.status && { status: p.status }),
-          ...(p.phase && { phase: p.phase }),
-          ...((p.progress || p.subProblemProgress) && { progress: progressSql(p) }),
-          ...(p.results && { results: p.results }),
-          ...(p.error !== undefined && { error: p.error }),
-          ...(p.checkpoint !== undefined && { checkpoint: p.checkpoint }),
-          ...(p.ended && { endedAt: now }),
-          ...(caseMemory !== undefined && { caseMemory }),
-        })
-        .where(eq(sessions.id, sessionId));
-      return envelopes;
+      const runInTx: RunSql = async <R>(text: string, values: unknown[]) => (await tx.execute(bind(text, values))).rows as R[];
+      const step = () => commitStep(runInTx, this.heads, sessionId, lease, c, drafts);
+      // A guarded commit already holds the row: queueing behind a commit that waits for that row would never end.
+      // Otherwise only the statement waits its turn; the COMMIT after it neither waits for nor holds back the next one.
+      return c.guard ? step() : this.heads.serial(sessionId, step);
     });
   }
 
@@ -340,13 +325,10 @@ export class SessionStore implements SessionStorePort {
   }
 }
 
-function progressSql(p: SessionPatch) {
-  let expr = p.progress ? sql`${sessions.progress} || ${JSON.stringify(p.progress)}::jsonb` : sql`${sessions.progress}`;
-  if (p.subProblemProgress) {
-    const { id, value } = p.subProblemProgress;
-    expr = sql`jsonb_set(${expr} || jsonb_build_object('subProblems', coalesce(${expr} -> 'subProblems', '{}'::jsonb)), array['subProblems', ${id}]::text[], ${JSON.stringify(value)}::jsonb)`;
-  }
-  return expr;
+/** `$n` placeholders as drizzle params, so a transaction runs the same statement text the pool does. */
+function bind(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(parts.map((part, i) => (i % 2 ? sql.param(values[Number(part) - 1]) : sql.raw(part))));
 }
 
 /** Settles each call: updates the row written ahead of it, or inserts one for a call that had none. */

@@ -11,6 +11,8 @@ import type { LedgerEntry, SessionStorePort } from '../../src/ports/session-stor
  */
 export interface OpenedSessionStore {
   store: SessionStorePort;
+  /** A second handle on the same data, as another process would hold (the same store where there is no other). */
+  peer?: SessionStorePort;
   close(): Promise<void>;
 }
 
@@ -18,9 +20,11 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
   describe(`SessionStorePort conformance: ${adapter}`, () => {
     let opened: OpenedSessionStore;
     let store: SessionStorePort;
+    let peer: SessionStorePort;
     beforeAll(async () => {
       opened = await open();
       store = opened.store;
+      peer = opened.peer ?? store;
     });
     afterAll(async () => opened?.close());
 
@@ -204,6 +208,68 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         expect((await store.get(id))!.lastSeq).toBe(2);
         expect((await store.completedSteps(id)).has('w2')).toBe(false);
         expect(await store.ledger(id)).toEqual([]);
+      });
+    });
+
+    describe('commit under concurrency', () => {
+      /** A fold that records every seq it saw: the stored memory must list the log's seqs in order, each once. */
+      const seqs = (current: unknown, envs: { seq: number }[]) => ({ seqs: [...((current as { seqs?: number[] }).seqs ?? []), ...envs.map((e) => e.seq)] });
+
+      it('folds the case memory over every event in seq order when the steps of a round commit at once', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        const done = await Promise.all(
+          Array.from({ length: 24 }, (_, i) => store.commit(id, lease, { step: { key: `t${i}`, result: i }, events: [started(i), started(i)], caseMemory: seqs })),
+        );
+        const log = (await store.events(id, 0, 1000)).map((e) => e.seq);
+        expect(log).toEqual(Array.from({ length: 49 }, (_, i) => i + 1));
+        // Each commit got its own two consecutive seqs, and reported the envelopes the log holds.
+        expect(done.flatMap((envs) => envs.map((e) => e.seq)).sort((a, b) => a - b)).toEqual(log.slice(1));
+        expect(await store.caseMemory(id)).toEqual({ seqs: log.slice(1) });
+      });
+
+      it('keeps one fold when two handles (processes) commit to the session, and after a write from the API side', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        await store.commit(id, lease, { events: [started(1)], caseMemory: seqs });
+        await Promise.all(
+          Array.from({ length: 12 }, (_, i) => (i % 2 ? store : peer).commit(id, lease, { events: [started(i)], caseMemory: seqs })),
+        );
+        // An append this handle folded nothing for (no fold: the API's own commits may carry none).
+        await peer.commit(id, null, { events: [started(99)] });
+        await store.commit(id, lease, { events: [started(100)], caseMemory: seqs });
+        const memory = (await store.caseMemory(id)) as { seqs: number[] };
+        expect(memory.seqs).toEqual([...Array.from({ length: 13 }, (_, i) => i + 2), 16]);
+        expect((await store.get(id))!.lastSeq).toBe(16);
+      });
+
+      it('fences every commit of a lease once a newer one is taken, however they interleave; a refused commit leaves the fold alone', async () => {
+        const id = await newSession();
+        const old = (await store.acquireLease(id))!.lease;
+        await store.commit(id, old, { events: [started(1)], caseMemory: seqs });
+        const racing = Array.from({ length: 10 }, (_, i) =>
+          store.commit(id, old, { step: { key: `old${i}`, result: i }, events: [started(i)], calls: [call({ stepKey: `old${i}` })], caseMemory: seqs }).then(
+            () => true,
+            (err: { code?: string }) => (expect(err.code).toBe('lease-lost'), false),
+          ),
+        );
+        const taken = await peer.acquireLease(id);
+        const landed = await Promise.all(racing);
+        const after = await Promise.all(
+          Array.from({ length: 5 }, (_, i) => store.commit(id, old, { step: { key: `late${i}`, result: i }, events: [started(i)] }).then(() => true, () => false)),
+        );
+        expect(after).toEqual([false, false, false, false, false]);
+        // What landed did so whole (step, event and ledger row), what was refused left nothing.
+        const steps = await store.completedSteps(id);
+        const ledger = await store.ledger(id);
+        landed.forEach((ok, i) => {
+          expect(steps.has(`old${i}`)).toBe(ok);
+          expect(ledger.some((r) => r.stepKey === `old${i}`)).toBe(ok);
+        });
+        const n = landed.filter(Boolean).length;
+        expect((await store.get(id))!.lastSeq).toBe(2 + n);
+        await store.commit(id, taken!.lease, { events: [started(7)], caseMemory: seqs });
+        expect(await store.caseMemory(id)).toEqual({ seqs: Array.from({ length: n + 2 }, (_, i) => i + 2) });
       });
     });
 

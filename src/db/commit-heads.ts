@@ -1,0 +1,58 @@
+/**
+ * What this process believes a session's log head is: its last seq and the
+ * case memory folded up to it. A commit folds its events onto the head in
+ * JavaScript and sends the result with `expect = lastSeq`; Postgres applies it
+ * only if the head is still that (see bo1_commit), so a wrong belief costs a
+ * retry, never a wrong memory.
+ *
+ * The commits of one session in this process go one at a time (`serial`):
+ * each is a single statement, so a round's parallel steps queue for one round
+ * trip each, which the gapless log imposes anyway (the row lock orders them in
+ * Postgres). Letting them race instead, each folding onto a head moved by one
+ * still in flight, was tried: the pool's connections reorder them, and every
+ * reordering is a refusal and a retry.
+ */
+export interface Head {
+  lastSeq: number;
+  caseMemory: unknown;
+}
+
+/** Enough for every session one worker runs at once, many times over; the oldest belief goes first. */
+const MAX_HEADS = 10_000;
+
+export class CommitHeads {
+  private readonly heads = new Map<string, Head>();
+  private readonly tails = new Map<string, Promise<void>>();
+
+  /** Runs `fn` once the session's previous commit in this process has settled. */
+  serial<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.tails.get(sessionId) ?? Promise.resolve()).then(fn);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.tails.set(sessionId, tail);
+    void tail.then(() => {
+      if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
+    });
+    return run;
+  }
+
+  get(sessionId: string): Head | undefined {
+    return this.heads.get(sessionId);
+  }
+
+  set(sessionId: string, head: Head): void {
+    this.heads.delete(sessionId);
+    this.heads.set(sessionId, head);
+    if (this.heads.size > MAX_HEADS) this.heads.delete(this.heads.keys().next().value!);
+  }
+
+  drop(sessionId: string): void {
+    this.heads.delete(sessionId);
+  }
+
+  get size(): number {
+    return this.heads.size;
+  }
+}
