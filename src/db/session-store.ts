@@ -241,8 +241,13 @@ export class SessionStore implements SessionStorePort {
    * keeping the estimate. Not fenced: a stale worker's call is spend too.
    */
   async openCall(sessionId: string, entry: LedgerEntry): Promise<number> {
-    const [row] = await this.db.insert(llmCalls).values({ ...entry, sessionId, outcome: 'pending' }).returning({ id: llmCalls.id });
-    return row!.id;
+    // Once per model call: a fixed statement on the pool rather than a query drizzle builds each time.
+    const e = entry;
+    const { rows } = await this.database.pool.query<{ id: number }>(OPEN_CALL_SQL, [
+      sessionId, e.stepKey, e.provider, e.model, e.phase, e.purpose, e.promptVersion, e.inputTokens, e.outputTokens,
+      e.cacheReadTokens ?? 0, e.cacheWriteTokens ?? 0, e.prefixTokens ?? 0, e.prefixHash ?? '', e.costUsd, e.latencyMs, e.attempt,
+    ]);
+    return rows[0]!.id;
   }
 
   /**
@@ -324,6 +329,10 @@ export class SessionStore implements SessionStorePort {
     return rows.map((r) => r.id);
   }
 }
+
+const OPEN_CALL_SQL = `insert into llm_calls (session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens,
+  output_tokens, cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, outcome)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'pending') returning id`;
 
 /** `$n` placeholders as drizzle params, so a transaction runs the same statement text the pool does. */
 function bind(text: string, values: unknown[]): SQL {

@@ -54,8 +54,10 @@ class Tail {
   private async drain(): Promise<void> {
     for (;;) {
       if (!this.subs.size) return;
-      const from = Math.min(...[...this.subs].map((s) => s.cursor));
+      let from = Infinity;
+      for (const s of this.subs) if (s.cursor < from) from = s.cursor;
       const rows = await this.read(this.sessionId, from, PAGE);
+      const first = rows[0]?.seq ?? Infinity;
       // A subscriber that joined during the read with an older cursor is owed rows this read did not
       // cover (seq <= from): it waits for the next read rather than jumping past them.
       let behind = false;
@@ -64,14 +66,30 @@ class Tail {
           behind = true;
           continue;
         }
-        const fresh = rows.filter((r) => r.seq > sub.cursor);
-        if (!fresh.length) continue;
-        sub.cursor = fresh.at(-1)!.seq;
-        sub.deliver(fresh);
+        // The log is gapless, so a subscriber's fresh rows start at a computed index: no per-subscriber scan.
+        const start = Math.max(0, sub.cursor + 1 - first);
+        if (start >= rows.length) continue;
+        sub.cursor = rows[rows.length - 1]!.seq;
+        sub.deliver(start ? rows.slice(start) : rows);
       }
       if (rows.length < PAGE && !behind) return;
     }
   }
+}
+
+/**
+ * An envelope as an SSE frame, built once however many subscribers get it:
+ * a tail hands every subscriber the same envelope objects, so with 1,000 of
+ * them one JSON.stringify serves all instead of 1,000.
+ */
+const frames = new WeakMap<Envelope, string>();
+export function sseFrame(e: Envelope): string {
+  let frame = frames.get(e);
+  if (frame === undefined) {
+    frame = `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+    frames.set(e, frame);
+  }
+  return frame;
 }
 
 export class EventHub {

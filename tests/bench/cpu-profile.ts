@@ -9,6 +9,7 @@ import { join } from 'node:path';
 interface Node {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 interface Profile {
   nodes: Node[];
@@ -34,10 +35,23 @@ const files = statSync(arg).isDirectory()
   : [arg];
 const byBucket = new Map<string, number>();
 const byFn = new Map<string, number>();
+/** Node internals (socket writes, JSON, timers) charged to the nearest caller that is a package or bo1's code. */
+const byOrigin = new Map<string, number>();
+const INTERNAL = new Set(['node internals', '(program)', '(garbage collector)']);
 let total = 0;
 for (const f of files) {
   const p = JSON.parse(readFileSync(f, 'utf8')) as Profile;
   const nodes = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const origin = (id: number): string => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = nodes.get(at)!.callFrame;
+      const b = bucket(f.url, f.functionName);
+      if (!INTERNAL.has(b) && f.functionName !== '(root)') return b;
+    }
+    return bucket(nodes.get(id)!.callFrame.url, nodes.get(id)!.callFrame.functionName);
+  };
   p.samples.forEach((id, i) => {
     const n = nodes.get(id)!;
     const us = p.timeDeltas[i] ?? 0;
@@ -45,6 +59,8 @@ for (const f of files) {
     byBucket.set(b, (byBucket.get(b) ?? 0) + us);
     if (b !== '(idle)') {
       total += us;
+      const o = origin(id);
+      byOrigin.set(o, (byOrigin.get(o) ?? 0) + us);
       const file = n.callFrame.url.startsWith('file:') ? n.callFrame.url.replace(/^.*\/(src|tests|node_modules)\//, '$1/') : b;
       const key = `${n.callFrame.functionName || '(anonymous)'} ${file}`;
       byFn.set(key, (byFn.get(key) ?? 0) + us);
@@ -55,5 +71,7 @@ const share = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%  
 console.log(`busy (non-idle) CPU samples: ${(total / 1000).toFixed(0)} ms over ${files.length} profile(s)`);
 console.log('\nself time by package:');
 for (const [b, us] of [...byBucket].filter(([b]) => b !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${share(us)}  ${b}`);
+console.log('\nthe same with node internals charged to their nearest caller (what a socket write was for):');
+for (const [b, us] of [...byOrigin].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${share(us)}  ${b}`);
 console.log('\ntop functions (self):');
 for (const [k, us] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${share(us)}  ${k}`);

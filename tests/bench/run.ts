@@ -19,7 +19,8 @@
  *      prints that alone (with the harm screen before it), in under a minute
  * BENCH_ONLY=throughput runs only the worker-throughput figures (issue 16,
  * tests/bench/throughput.ts): worker CPU per model call at zero latency, and
- * wall ÷ bound with 200 sessions on one worker.
+ * wall ÷ bound with 200 sessions on one worker; BENCH_ONLY=sse only the
+ * 1,000-subscriber fan-out against a bare Fastify SSE server (tests/bench/sse-fanout.ts).
  * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
  * BENCH_SIM_LATENCY_MS and BENCH_CALL_LATENCY_MS tune it.
  */
@@ -34,6 +35,7 @@ import { harmScreenBench } from './harm-screen';
 import { cacheBench } from './cache';
 import { subscribe } from './sse';
 import { throughputBench } from './throughput';
+import { sseFanoutBench } from './sse-fanout';
 import { ensureDatabase } from '../../src/db/client';
 import { pct } from './percentile';
 
@@ -57,6 +59,10 @@ if (process.env.BENCH_ONLY === 'cache') {
 }
 if (process.env.BENCH_ONLY === 'throughput') {
   for (const line of await throughputBench(DATABASE_URL)) console.log(line);
+  process.exit(0);
+}
+if (process.env.BENCH_ONLY === 'sse') {
+  for (const line of await sseFanoutBench(DATABASE_URL)) console.log(line);
   process.exit(0);
 }
 

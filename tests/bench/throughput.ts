@@ -7,7 +7,8 @@
  *      BENCH_TP_CONCURRENT: that many sessions at once, each session's wall
  *      time over its critical-path bound (p50, p90, max).
  * BENCH_CPU_PROF=dir runs the worker under `node --cpu-prof` into dir
- * (summarise with `node --import tsx tests/bench/cpu-profile.ts dir`).
+ * (summarise with `node --import tsx tests/bench/cpu-profile.ts dir`);
+ * BENCH_COUNT_QUERIES=1 makes the worker print the statements it sent, by kind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -23,19 +24,20 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
 
 /** utime + stime of a process, in ms. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) * TICK_MS;
 }
 
 function start(entry: 'api' | 'worker', env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `src/main/${entry}.ts`], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, `src/main/${entry}.ts`], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 const stop = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))));
 
-async function startPair(databaseUrl: string, extra: Record<string, string>) {
+/** The API and one worker as two processes against `databaseUrl`, ready once a worker is on the queue. */
+export async function startPair(databaseUrl: string, extra: Record<string, string>) {
   const port = await freePort();
   const env = {
     PATH: process.env.PATH ?? '',
@@ -51,7 +53,10 @@ async function startPair(databaseUrl: string, extra: Record<string, string>) {
   };
   const api = start('api', env);
   const prof = process.env.BENCH_CPU_PROF;
-  const worker = start('worker', env, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []);
+  const worker = start('worker', env, [
+    ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+    ...(process.env.BENCH_COUNT_QUERIES ? ['--import', './tests/bench/count-queries.ts'] : []),
+  ]);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {
@@ -60,10 +65,10 @@ async function startPair(databaseUrl: string, extra: Record<string, string>) {
     } catch {}
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, worker, stop: async () => (await stop(api), await stop(worker)) };
+  return { url, api, worker, stop: async () => (await stop(api), await stop(worker)) };
 }
 
-async function create(url: string, body: Record<string, unknown>): Promise<string> {
+export async function create(url: string, body: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${url}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`create: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;

@@ -5,6 +5,7 @@ import { fieldProblem, notFound, problemSchema } from '../problem';
 import { defineRoute, type RouteDef } from '../route';
 import { SEQ_MAX, sessionIdParams, streamQuery } from '../schemas';
 import type { ApiDeps } from '../deps';
+import { sseFrame } from '../event-hub';
 
 import { CLOSING_EVENT } from '../draining';
 
@@ -89,16 +90,37 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
         sse.send({ event: CLOSING_EVENT, data: { reason, reconnect: true } }).catch(() => {});
         end();
       };
-      // One write in flight at a time: a slow client holds its own queue, not a pile of drain listeners.
-      let writing = Promise.resolve();
+      // Frames go straight to the socket, one write per delivery. While a slow client's socket drains, what comes
+      // meanwhile waits in one string (its own queue), not in a promise and a drain listener per event.
+      const raw = reply.raw;
+      let held: string | null = null;
+      let endAfter = false;
+      const write = (chunk: string) => {
+        if (held !== null) {
+          held += chunk;
+          return;
+        }
+        if (raw.write(chunk)) return void (endAfter && end());
+        held = '';
+        raw.once('drain', () => {
+          const next = held!;
+          held = null;
+          if (ended) return;
+          if (next) write(next);
+          else if (endAfter) end();
+        });
+      };
       const sub = hub.subscribe(row.id, after, (events) => {
-        writing = writing.then(async () => {
-          for (const e of events) {
-            if (ended) return;
-            await sse.send({ id: String(e.seq), event: e.type, data: e });
-            if (TERMINAL_EVENTS.has(e.type)) end();
+        if (ended || endAfter) return;
+        let chunk = '';
+        for (const e of events) {
+          chunk += sseFrame(e);
+          if (TERMINAL_EVENTS.has(e.type)) {
+            endAfter = true;
+            break;
           }
-        }).catch(end);
+        }
+        write(chunk);
       });
       streams.add(closer);
       sse.onClose(end);

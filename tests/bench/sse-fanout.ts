@@ -1,0 +1,98 @@
+/**
+ * SSE fan-out against a yardstick (issue 16): BENCH_SSE_SUBSCRIBERS (1,000)
+ * clients on one session of one bo1 API process (a worker runs the session at
+ * BENCH_SSE_LATENCY_MS per model call), then the same number on a bare
+ * Fastify + @fastify/sse server (tests/bench/bare-sse-server.ts) broadcasting
+ * envelopes of the same shape in bursts. Per server: delivery delay (receipt −
+ * the event's ts, events emitted after every client connected), and resident
+ * memory per subscriber (peak RSS while streaming − RSS before the clients).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../support/child';
+import { pct } from './percentile';
+import { subscribe } from './sse';
+import { create, startPair } from './throughput';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const N = Number(process.env.BENCH_SSE_SUBSCRIBERS ?? 1000);
+
+const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+
+interface Run {
+  delays: number[];
+  received: number;
+  kbPerSub: number;
+}
+
+/** N clients on `url` until each sees `terminal`; the server's RSS sampled every 50 ms meanwhile. */
+async function watch(url: string, pid: number, terminal: string): Promise<Run> {
+  await new Promise((r) => setTimeout(r, 500));
+  const before = rssKb(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 50);
+  const pending: { at: number; ts: number }[] = [];
+  let connected = 0;
+  let allAt = Infinity;
+  await Promise.all(
+    Array.from(
+      { length: N },
+      () =>
+        new Promise<void>((resolve) => {
+          let first = true;
+          const s = subscribe(
+            url,
+            (type, data, at) => {
+              if (first && ++connected === N) allAt = at;
+              first = false;
+              pending.push({ at, ts: Date.parse((JSON.parse(data) as { ts: string }).ts) });
+              if (type === terminal) (s.close(), resolve());
+            },
+            resolve,
+          );
+        }),
+    ),
+  );
+  clearInterval(sampler);
+  const delays = pending.filter((p) => p.ts > allAt).map((p) => p.at - p.ts);
+  return { delays, received: pending.length, kbPerSub: (peak - before) / N };
+}
+
+async function bo1(databaseUrl: string): Promise<Run> {
+  const svc = await startPair(databaseUrl, { SIM_LATENCY_MS: process.env.BENCH_SSE_LATENCY_MS ?? '200', WORKER_CONCURRENCY: '4' });
+  try {
+    const id = await create(svc.url, { problem: 'Should I introduce a $29/month tier or usage-based pricing?', context: '500 free users', seed: 'sse-fanout' });
+    return await watch(`${svc.url}/v1/sessions/${id}/stream`, svc.api.pid!, 'session.completed');
+  } finally {
+    await svc.stop();
+  }
+}
+
+async function bare(): Promise<Run> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/bare-sse-server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), SUBSCRIBERS: String(N) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((r) => child.stdout!.once('data', () => r()));
+  try {
+    return await watch(`http://127.0.0.1:${port}/stream`, child.pid!, 'session.completed');
+  } finally {
+    await new Promise<void>((r) => (child.once('exit', () => r()), child.kill('SIGTERM')));
+  }
+}
+
+export async function sseFanoutBench(databaseUrl: string): Promise<string[]> {
+  const a = await bo1(databaseUrl);
+  const b = await bare();
+  const line = (name: string, r: Run) =>
+    `  ${name.padEnd(6)} ${String(r.delays.length).padStart(7)} live deliveries: p50 ${pct(r.delays, 50).toFixed(1)} ms, p99 ${pct(r.delays, 99).toFixed(1)} ms; ${r.kbPerSub.toFixed(0)} KB resident per subscriber`;
+  return [
+    `\nSSE fan-out to ${N} subscribers of one session, bo1's API (the worker at ${process.env.BENCH_SSE_LATENCY_MS ?? '200'} ms per call) against a bare Fastify + @fastify/sse server`,
+    line('bo1', a),
+    line('bare', b),
+    `  bo1 / bare: delivery p99 ${(pct(a.delays, 99) / pct(b.delays, 99)).toFixed(2)}× (target ≤ 1.5×), memory ${(a.kbPerSub / b.kbPerSub).toFixed(2)}× (target ≤ 2×)`,
+  ];
+}
