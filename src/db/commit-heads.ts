@@ -10,7 +10,8 @@
  * trip each, which the gapless log imposes anyway (the row lock orders them in
  * Postgres). Letting them race instead, each folding onto a head moved by one
  * still in flight, was tried: the pool's connections reorder them, and every
- * reordering is a refusal and a retry.
+ * reordering is a refusal and a retry. A turn is always taken before a pool
+ * connection, never while holding one (see SessionStore.commit).
  */
 export interface Head {
   lastSeq: number;

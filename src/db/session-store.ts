@@ -166,24 +166,25 @@ export class SessionStore implements SessionStorePort {
   async commit(sessionId: string, lease: number | null, c: Commit): Promise<Envelope[]> {
     const drafts = c.events.map(validateEvent);
     if (!c.write && !c.guard) return this.heads.serial(sessionId, () => commitStep(this.runOnPool, this.heads, sessionId, lease, c, drafts));
-    return this.db.transaction(async (tx) => {
-      if (c.guard) {
-        const [locked] = await tx
-          .select({ tenantId: sessions.tenantId, lease: sessions.lease, status: sessions.status, checkpoint: sessions.checkpoint })
-          .from(sessions)
-          .where(eq(sessions.id, sessionId))
-          .for('update');
-        if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
-        c.guard(locked);
-      }
-      // The hook's rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit to COMMIT.
-      if (c.write) await c.write(txOf(tx));
-      const runInTx: RunSql = async <R>(text: string, values: unknown[]) => (await tx.execute(bind(text, values))).rows as R[];
-      const step = () => commitStep(runInTx, this.heads, sessionId, lease, c, drafts);
-      // A guarded commit already holds the row: queueing behind a commit that waits for that row would never end.
-      // Otherwise only the statement waits its turn; the COMMIT after it neither waits for nor holds back the next one.
-      return c.guard ? step() : this.heads.serial(sessionId, step);
-    });
+    const inTransaction = () =>
+      this.db.transaction(async (tx) => {
+        if (c.guard) {
+          const [locked] = await tx
+            .select({ tenantId: sessions.tenantId, lease: sessions.lease, status: sessions.status, checkpoint: sessions.checkpoint })
+            .from(sessions)
+            .where(eq(sessions.id, sessionId))
+            .for('update');
+          if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
+          c.guard(locked);
+        }
+        // The hook's rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit to COMMIT.
+        if (c.write) await c.write(txOf(tx));
+        const runInTx: RunSql = async <R>(text: string, values: unknown[]) => (await tx.execute(bind(text, values))).rows as R[];
+        return commitStep(runInTx, this.heads, sessionId, lease, c, drafts);
+      });
+    // The turn is taken before a connection: a transaction holding one while it waits for its turn, behind a commit
+    // that waits for a connection, would starve the pool. A guarded commit (the API's) takes the row lock instead.
+    return c.guard ? inTransaction() : this.heads.serial(sessionId, inTransaction);
   }
 
   /**

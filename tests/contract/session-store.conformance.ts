@@ -228,6 +228,23 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         expect(await store.caseMemory(id)).toEqual({ seqs: log.slice(1) });
       });
 
+      it('lands many parallel commits of one session, with write hooks and without, more of them than the pool has connections', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            store.commit(id, lease, {
+              step: { key: `m${i}`, result: i },
+              events: [started(i)],
+              caseMemory: seqs,
+              ...(i % 2 === 0 && { write: async () => new Promise<void>((r) => setTimeout(r, 2)) }),
+            }),
+          ),
+        );
+        // A commit waiting for a connection held by one waiting for its turn would fail at the pool's checkout timeout.
+        expect((await store.caseMemory(id)) as { seqs: number[] }).toEqual({ seqs: Array.from({ length: 40 }, (_, i) => i + 2) });
+      });
+
       it('keeps one fold when two handles (processes) commit to the session, and after a write from the API side', async () => {
         const id = await newSession();
         const { lease } = (await store.acquireLease(id))!;
