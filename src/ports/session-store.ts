@@ -101,7 +101,11 @@ export interface Commit {
   events: EventDraft[];
   calls?: LedgerEntry[];
   patch?: SessionPatch;
-  /** Derives the new case memory from the stored one and the events this commit appends. */
+  /**
+   * Derives the new case memory from the stored one and the events this commit appends. Pure: it may run more than
+   * once for one commit (Postgres folds onto the head of the log this process believes in and retries when another
+   * writer moved it), and must not modify `current`, which the adapter may keep as the base of the next fold.
+   */
   caseMemory?: (current: unknown, events: Envelope[]) => unknown;
   /** Further rows to write in the same transaction (e.g. memory rows a step produced); throwing aborts the commit. */
   write?: (tx: Tx) => Promise<unknown>;

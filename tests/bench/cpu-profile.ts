@@ -3,7 +3,7 @@
  * bo1's own src/<dir>, node internals, GC, idle) and the top functions.
  * `node --import tsx tests/bench/cpu-profile.ts <dir or .cpuprofile>`.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface Node {
@@ -13,6 +13,7 @@ interface Node {
 }
 interface Profile {
   nodes: Node[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -33,6 +34,9 @@ const files = statSync(arg).isDirectory()
       .filter((f) => f.endsWith('.cpuprofile'))
       .map((f) => join(arg, f))
   : [arg];
+// The throughput bench writes the window it measured (window.json beside the profiles): samples outside it are left out.
+const windowFile = statSync(arg).isDirectory() ? join(arg, 'window.json') : '';
+const window = windowFile && existsSync(windowFile) ? (JSON.parse(readFileSync(windowFile, 'utf8')) as { from: number; to: number }) : null;
 const byBucket = new Map<string, number>();
 const byFn = new Map<string, number>();
 /** Node internals (socket writes, JSON, timers) charged to the nearest caller that is a package or bo1's code. */
@@ -52,9 +56,12 @@ for (const f of files) {
     }
     return bucket(nodes.get(id)!.callFrame.url, nodes.get(id)!.callFrame.functionName);
   };
+  let clock = p.startTime;
   p.samples.forEach((id, i) => {
     const n = nodes.get(id)!;
     const us = p.timeDeltas[i] ?? 0;
+    clock += us;
+    if (window && (clock < window.from || clock > window.to)) return;
     const b = bucket(n.callFrame.url, n.callFrame.functionName);
     byBucket.set(b, (byBucket.get(b) ?? 0) + us);
     if (b !== '(idle)') {
@@ -68,7 +75,7 @@ for (const f of files) {
   });
 }
 const share = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms`;
-console.log(`busy (non-idle) CPU samples: ${(total / 1000).toFixed(0)} ms over ${files.length} profile(s)`);
+console.log(`busy (non-idle) CPU samples: ${(total / 1000).toFixed(0)} ms over ${files.length} profile(s)${window ? `, within the measured window of ${((window.to - window.from) / 1e6).toFixed(1)} s` : ''}`);
 console.log('\nself time by package:');
 for (const [b, us] of [...byBucket].filter(([b]) => b !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${share(us)}  ${b}`);
 console.log('\nthe same with node internals charged to their nearest caller (what a socket write was for):');
