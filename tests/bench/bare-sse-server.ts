@@ -9,9 +9,9 @@ import fastifySse from '@fastify/sse';
 import Fastify from 'fastify';
 
 const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 1000);
-const EVENTS = Number(process.env.EVENTS ?? 300);
+const EVENTS = Number(process.env.EVENTS ?? 60);
 const BURST = Number(process.env.BURST ?? 5);
-const EVERY_MS = Number(process.env.EVERY_MS ?? 200);
+const EVERY_MS = Number(process.env.EVERY_MS ?? 1000);
 const sessionId = '00000000-0000-4000-8000-000000000000';
 
 const app = Fastify({ logger: false });

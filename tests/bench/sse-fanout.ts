@@ -1,9 +1,9 @@
 /**
  * SSE fan-out against a yardstick (issue 16): BENCH_SSE_SUBSCRIBERS (1,000)
  * clients on one session of one bo1 API process (a worker runs the session at
- * BENCH_SSE_LATENCY_MS per model call), then the same number on a bare
+ * BENCH_SSE_LATENCY_MS, 1,000 by default, per model call), then the same number on a bare
  * Fastify + @fastify/sse server (tests/bench/bare-sse-server.ts) broadcasting
- * envelopes of the same shape in bursts. Per server: delivery delay (receipt −
+ * envelopes of the same shape, five every second (about a round's pace at that latency). Per server: delivery delay (receipt −
  * the event's ts, events emitted after every client connected), and resident
  * memory per subscriber (peak RSS while streaming − RSS before the clients).
  */
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/child';
 import { pct } from './percentile';
 import { subscribe } from './sse';
-import { create, startPair } from './throughput';
+import { cpuMs, create, startPair } from './throughput';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const N = Number(process.env.BENCH_SSE_SUBSCRIBERS ?? 1000);
@@ -24,12 +24,15 @@ interface Run {
   delays: number[];
   received: number;
   kbPerSub: number;
+  /** The server process's CPU per event delivered to one subscriber, µs. */
+  cpuUsPerDelivery: number;
 }
 
 /** N clients on `url` until each sees `terminal`; the server's RSS sampled every 50 ms meanwhile. */
 async function watch(url: string, pid: number, terminal: string): Promise<Run> {
   await new Promise((r) => setTimeout(r, 500));
   const before = rssKb(pid);
+  const cpu0 = cpuMs(pid);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 50);
   const pending: { at: number; ts: number }[] = [];
@@ -55,12 +58,13 @@ async function watch(url: string, pid: number, terminal: string): Promise<Run> {
     ),
   );
   clearInterval(sampler);
+  const cpu = cpuMs(pid) - cpu0;
   const delays = pending.filter((p) => p.ts > allAt).map((p) => p.at - p.ts);
-  return { delays, received: pending.length, kbPerSub: (peak - before) / N };
+  return { delays, received: pending.length, kbPerSub: (peak - before) / N, cpuUsPerDelivery: (1000 * cpu) / pending.length };
 }
 
 async function bo1(databaseUrl: string): Promise<Run> {
-  const svc = await startPair(databaseUrl, { SIM_LATENCY_MS: process.env.BENCH_SSE_LATENCY_MS ?? '200', WORKER_CONCURRENCY: '4' });
+  const svc = await startPair(databaseUrl, { SIM_LATENCY_MS: process.env.BENCH_SSE_LATENCY_MS ?? '1000', WORKER_CONCURRENCY: '4' });
   try {
     const id = await create(svc.url, { problem: 'Should I introduce a $29/month tier or usage-based pricing?', context: '500 free users', seed: 'sse-fanout' });
     return await watch(`${svc.url}/v1/sessions/${id}/stream`, svc.api.pid!, 'session.completed');
@@ -88,9 +92,9 @@ export async function sseFanoutBench(databaseUrl: string): Promise<string[]> {
   const a = await bo1(databaseUrl);
   const b = await bare();
   const line = (name: string, r: Run) =>
-    `  ${name.padEnd(6)} ${String(r.delays.length).padStart(7)} live deliveries: p50 ${pct(r.delays, 50).toFixed(1)} ms, p99 ${pct(r.delays, 99).toFixed(1)} ms; ${r.kbPerSub.toFixed(0)} KB resident per subscriber`;
+    `  ${name.padEnd(6)} ${String(r.delays.length).padStart(7)} live deliveries: p50 ${pct(r.delays, 50).toFixed(1)} ms, p99 ${pct(r.delays, 99).toFixed(1)} ms; ${r.kbPerSub.toFixed(0)} KB resident per subscriber; ${r.cpuUsPerDelivery.toFixed(0)} µs server CPU per delivery`;
   return [
-    `\nSSE fan-out to ${N} subscribers of one session, bo1's API (the worker at ${process.env.BENCH_SSE_LATENCY_MS ?? '200'} ms per call) against a bare Fastify + @fastify/sse server`,
+    `\nSSE fan-out to ${N} subscribers of one session, bo1's API (the worker at ${process.env.BENCH_SSE_LATENCY_MS ?? '1000'} ms per call) against a bare Fastify + @fastify/sse server`,
     line('bo1', a),
     line('bare', b),
     `  bo1 / bare: delivery p99 ${(pct(a.delays, 99) / pct(b.delays, 99)).toFixed(2)}× (target ≤ 1.5×), memory ${(a.kbPerSub / b.kbPerSub).toFixed(2)}× (target ≤ 2×)`,
