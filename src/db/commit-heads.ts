@@ -18,8 +18,11 @@ export interface Head {
   caseMemory: unknown;
 }
 
-/** Enough for every session one worker runs at once, many times over; the oldest belief goes first. */
-const MAX_HEADS = 10_000;
+/**
+ * Many times the sessions one worker runs at once (an ended session's head is dropped), and a bound on the memory
+ * the heads hold (a case memory is a few KB); the oldest belief goes first.
+ */
+const MAX_HEADS = 2_000;
 
 export class CommitHeads {
   private readonly heads = new Map<string, Head>();

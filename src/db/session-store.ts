@@ -184,7 +184,9 @@ export class SessionStore implements SessionStorePort {
       });
     // The turn is taken before a connection: a transaction holding one while it waits for its turn, behind a commit
     // that waits for a connection, would starve the pool. A guarded commit (the API's) takes the row lock instead.
-    return c.guard ? inTransaction() : this.heads.serial(sessionId, inTransaction);
+    if (!c.guard) return this.heads.serial(sessionId, inTransaction);
+    // A guarded commit is the API's, once in a while per session: a head kept for it would only go stale.
+    return inTransaction().finally(() => this.heads.drop(sessionId));
   }
 
   /**
