@@ -198,6 +198,8 @@ const envSchema = z
      * sent is always checked.
      */
     AUTH_MODE: z.enum(['auto', 'required', 'open']).default('auto'),
+    /** How long a stream token (POST /v1/sessions/{id}/stream-token, for browsers) opens its session's stream. */
+    STREAM_TOKEN_TTL_SECONDS: int(300, 10),
     /** Key lookups are cached this long: a revoked key stops working within it (0: no cache). */
     AUTH_CACHE_MS: int(5_000),
     /** Requests per API key (per client IP without one) per window; 0 disables the limit. */

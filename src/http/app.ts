@@ -18,6 +18,9 @@ import { memoryRoutes } from './routes/memories';
 import { sessionRoutes } from './routes/sessions';
 import { checkpointRoutes } from './routes/checkpoints';
 import { streamRoute } from './routes/stream';
+import { streamTokenRoute } from './routes/stream-token';
+import { redactedRequest } from './redact';
+import { redisGrantStore, StreamTokens } from './stream-tokens';
 
 export const API_INFO = {
   title: 'bo1 — Board of One',
@@ -26,8 +29,20 @@ export const API_INFO = {
     'A board of AI experts deliberates your decision: clarify, decompose, debate, vote, synthesise. Every step streams over Server-Sent Events from a durable, resumable event log. Errors are application/problem+json (RFC 9457).',
 };
 
-export function allRoutes(deps: ApiDeps): RouteDef<any, any, any>[] {
-  return [...sessionRoutes(deps), ...checkpointRoutes(deps), streamRoute(deps), ...personaRoutes(), ...memoryRoutes(deps), ...healthRoutes(deps)];
+/** Stream tokens in the shared Redis, namespaced like the rate limiter's counters. */
+export const streamTokensOf = (deps: ApiDeps) =>
+  new StreamTokens(redisGrantStore(deps.redis), deps.config.STREAM_TOKEN_TTL_SECONDS, deps.config.QUEUE_NAME);
+
+export function allRoutes(deps: ApiDeps, tokens: StreamTokens = streamTokensOf(deps)): RouteDef<any, any, any>[] {
+  return [
+    ...sessionRoutes(deps),
+    ...checkpointRoutes(deps),
+    streamRoute(deps),
+    streamTokenRoute(deps, tokens),
+    ...personaRoutes(),
+    ...memoryRoutes(deps),
+    ...healthRoutes(deps),
+  ];
 }
 
 /** The OpenAPI document, generated from the same route definitions the server runs. */
@@ -53,9 +68,11 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
     // registerDraining answers requests that arrive while closing.
     return503OnClosing: false,
     ...opts,
-    loggerInstance: deps.log,
+    // The request line's URL without a stream token's value (Fastify's serializer, redacted): tokens are never logged.
+    loggerInstance: deps.log.child({}, { serializers: { req: redactedRequest } }),
   });
-  const routes = allRoutes(deps);
+  const tokens = streamTokensOf(deps);
+  const routes = allRoutes(deps, tokens);
   const document = buildOpenApi(routes, API_INFO);
 
   registerDraining(app, config.SSE_RETRY_MS);
@@ -76,12 +93,17 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);
   // Auth first: the limiter counts per key; then the 401s, which the limiter has counted per IP.
-  registerAuth(app, deps.keys, deps.config.AUTH_MODE, (inner) =>
-    registerRateLimit(inner, redisCounter(deps.redis), {
-      limit: deps.config.RATE_LIMIT_PER_MINUTE,
-      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
-      namespace: deps.config.QUEUE_NAME,
-    }),
+  registerAuth(
+    app,
+    deps.keys,
+    deps.config.AUTH_MODE,
+    (inner) =>
+      registerRateLimit(inner, redisCounter(deps.redis), {
+        limit: deps.config.RATE_LIMIT_PER_MINUTE,
+        windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
+        namespace: deps.config.QUEUE_NAME,
+      }),
+    tokens,
   );
   for (const r of routes) registerRoute(app, r);
   const served = new Map<string, Set<string>>([['/openapi.json', new Set(['GET'])]]);

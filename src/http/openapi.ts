@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envelopeSchema, eventDataSchemas } from '../domain/events';
 import { problemSchema } from './problem';
 import { isApiUrl } from './auth';
+import { STREAM_TOKEN_PARAM } from './redact';
 import type { RouteDef } from './route';
 
 type Json = Record<string, unknown>;
@@ -142,6 +143,7 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
       }),
       responses,
       ...(!api && { security: [] }),
+      ...(api && r.security && { security: r.security }),
     };
   }
   // Problem has its own id (zod meta): schemaOf hoists its definition into the components and returns a $ref
@@ -163,6 +165,13 @@ export function buildOpenApi(routes: RouteDef<any, any, any>[], info: DocInfo): 
           scheme: 'bearer',
           description:
             'An API key from `npm run keys -- create --tenant <t> --name <n>`, sent as `Authorization: Bearer bo1_…`; it decides the tenant. In open mode (no active keys and AUTH_MODE=auto, or AUTH_MODE=open) a request without one is served as tenant `default`.',
+        },
+        streamToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: STREAM_TOKEN_PARAM,
+          description:
+            "For browsers, whose EventSource cannot send `Authorization`: a short-lived token from `POST /v1/sessions/{id}/stream-token`, accepted by that session's `GET /v1/sessions/{id}/stream` only. It proves the tenant of the key that minted it; it is never logged.",
         },
       },
     },

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, fieldError, type AppErrorCode } from '../domain/errors';
+import { redactUrl } from './redact';
 
 /** Seconds a client is told to wait when Postgres is down: long enough for a restart or failover, short enough to notice recovery. */
 export const DATABASE_RETRY_AFTER_S = 5;
@@ -48,6 +49,7 @@ export const PROBLEMS = {
   // Raised by the HTTP layer itself: the framework, the process, auth and limits.
   'database-unavailable': { status: 503, title: 'Service Unavailable', retryAfterS: DATABASE_RETRY_AFTER_S },
   'shutting-down': { status: 503, title: 'Service Unavailable', retryAfterS: 1 },
+  'stream-tokens-unavailable': { status: 503, title: 'Service Unavailable', retryAfterS: 1 },
   unauthorized: { status: 401, title: 'Unauthorized' },
   'rate-limited': { status: 429, title: 'Too Many Requests' },
   'malformed-json': { status: 400, title: 'Malformed JSON' },
@@ -120,7 +122,8 @@ export function sendProblem(reply: FastifyReply, req: FastifyRequest, p: HttpPro
     title: p.title,
     status: p.status,
     detail: p.detail,
-    instance: req.url,
+    // Without a stream token's value: a problem body is shown and logged by clients.
+    instance: redactUrl(req.url),
     ...(p.errors && { errors: p.errors }),
   };
   if (p.headers) reply.headers(p.headers);

@@ -46,6 +46,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   /** Request headers worth documenting (validated by the handler itself). */
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
   responses: Record<number, ResponseSpec>;
+  /** Who may call it, when not only an API key (the document's default): OpenAPI security requirements, any one of which suffices. */
+  security?: Record<string, string[]>[];
   /** Serves Server-Sent Events (`@fastify/sse`, no Accept negotiation: errors before the first event are problem+json). */
   sse?: boolean;
   handler(input: Input<P, Q, B>): Promise<unknown>;

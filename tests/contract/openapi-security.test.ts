@@ -13,7 +13,8 @@ describe('openapi.yaml access control', () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
     for (const { path, op } of operations) {
       if (path.startsWith('/v1')) {
-        expect(op.security, op.operationId).toBeUndefined();
+        // The stream alone also takes a browser's stream token (see below); every other operation the key only.
+        if (op.operationId !== 'streamSession') expect(op.security, op.operationId).toBeUndefined();
         expect(op.responses['401'].content['application/problem+json'], op.operationId).toBeDefined();
         expect(op.responses['401'].headers['WWW-Authenticate'], op.operationId).toBeDefined();
         expect(op.responses['429'].content['application/problem+json'], op.operationId).toBeDefined();
@@ -22,6 +23,16 @@ describe('openapi.yaml access control', () => {
       }
     }
     expect(doc.paths['/v1/sessions'].get.responses['429'].headers['Retry-After']).toBeDefined();
+  });
+
+  it("documents the browser's stream token: minted by createStreamToken with a key, accepted by streamSession only", () => {
+    expect(doc.components.securitySchemes.streamToken).toMatchObject({ type: 'apiKey', in: 'query', name: 'stream_token' });
+    expect(doc.paths['/v1/sessions/{id}/stream'].get.security).toEqual([{ bearerAuth: [] }, { streamToken: [] }]);
+    const mint = doc.paths['/v1/sessions/{id}/stream-token'].post;
+    expect(mint.security).toBeUndefined();
+    expect(mint.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/StreamToken' });
+    const usesToken = operations.filter(({ op }) => JSON.stringify(op.security ?? []).includes('streamToken')).map(({ op }) => op.operationId);
+    expect(usesToken).toEqual(['streamSession']);
   });
 
   it('documents Idempotency-Key on createSession', () => {

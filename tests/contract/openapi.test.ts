@@ -17,7 +17,7 @@ describe('openapi.yaml', () => {
     const doc = parse(openApiYaml());
     const ops = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((p) => Object.values(p));
     expect(ops.map((o) => o.operationId).sort()).toEqual(
-      ['cancelSession', 'createSession', 'deleteMemory', 'deleteSessionMemories', 'exportMemories', 'getMemory', 'getPersona', 'getSession', 'getTranscript', 'healthz', 'listInsights', 'listMemories', 'listPersonas', 'listSessionEvents', 'listSessions', 'livez', 'metrics', 'readyz', 'resolveCheckpoint', 'streamSession'].sort(),
+      ['cancelSession', 'createSession', 'createStreamToken', 'deleteMemory', 'deleteSessionMemories', 'exportMemories', 'getMemory', 'getPersona', 'getSession', 'getTranscript', 'healthz', 'listInsights', 'listMemories', 'listPersonas', 'listSessionEvents', 'listSessions', 'livez', 'metrics', 'readyz', 'resolveCheckpoint', 'streamSession'].sort(),
     );
     const create = doc.paths['/v1/sessions'].post;
     expect(create.requestBody.content['application/json'].schema.required).toContain('problem');

@@ -1423,6 +1423,27 @@ export type StreamEvent = (EventEnvelope & {
     data?: Event_session_cancelled;
 });
 
+export type StreamToken = {
+    /**
+     * Send it as `?stream_token=` to this session's stream, and nowhere else
+     */
+    token: string;
+    /**
+     * After this, a new connection with the token is refused (401); an open stream is not cut
+     */
+    expires_at: string;
+    /**
+     * Seconds until expires_at
+     * @minimum -9007199254740991
+     * @maximum 9007199254740991
+     */
+    expires_in: number;
+    /**
+     * The stream URL with the token, ready for an EventSource
+     */
+    stream: string;
+};
+
 export type ListSessionsResult = {
     items: SessionSummary[];
     next_cursor: string | null;
@@ -1978,6 +1999,22 @@ export type StreamSessionVariables = {
     headers?: StreamSessionHeaders;
 };
 
+export type CreateStreamTokenResult = StreamToken;
+
+export type CreateStreamTokenError = Problem;
+
+export type CreateStreamTokenPath = {
+    /**
+     * @pattern ^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$
+     * @format uuid
+     */
+    id: string;
+};
+
+export type CreateStreamTokenVariables = {
+    path: CreateStreamTokenPath;
+};
+
 export type ListPersonasResult = {
     items: Persona[];
 };
@@ -2238,6 +2275,13 @@ export type Ops = {
         result: StreamEvent;
         kind: "sse";
     };
+    createStreamToken: {
+        args: {
+            path: CreateStreamTokenPath;
+        };
+        result: Result<CreateStreamTokenResult, CreateStreamTokenError>;
+        mode: "result";
+    };
     listPersonas: {
         args: {};
         result: Result<ListPersonasResult, ListPersonasError>;
@@ -2325,7 +2369,8 @@ export const OPERATIONS = {
     getTranscript: { id: "getTranscript", method: "GET", path: "/v1/sessions/{id}/transcript", tags: ["sessions"], params: [{ name: "id", in: "path" }, { name: "format", in: "query" }, { name: "verbosity", in: "query" }], responseKind: "text", security: [[{ scheme: "bearerAuth", kind: "bearer" }]] },
     cancelSession: { id: "cancelSession", method: "POST", path: "/v1/sessions/{id}/cancel", tags: ["sessions"], params: [{ name: "id", in: "path" }], security: [[{ scheme: "bearerAuth", kind: "bearer" }]] },
     resolveCheckpoint: { id: "resolveCheckpoint", method: "POST", path: "/v1/sessions/{id}/checkpoints/{checkpoint_id}/resolve", tags: ["sessions"], params: [{ name: "id", in: "path" }, { name: "checkpoint_id", in: "path" }, { name: "Idempotency-Key", in: "header" }], body: { contentType: "application/json" }, security: [[{ scheme: "bearerAuth", kind: "bearer" }]] },
-    streamSession: { id: "streamSession", method: "GET", path: "/v1/sessions/{id}/stream", tags: ["sessions"], params: [{ name: "id", in: "path" }, { name: "after", in: "query" }, { name: "Last-Event-ID", in: "header" }], responseKind: "sse", sseDataKind: "json", security: [[{ scheme: "bearerAuth", kind: "bearer" }]] },
+    streamSession: { id: "streamSession", method: "GET", path: "/v1/sessions/{id}/stream", tags: ["sessions"], params: [{ name: "id", in: "path" }, { name: "after", in: "query" }, { name: "Last-Event-ID", in: "header" }], responseKind: "sse", sseDataKind: "json", security: [[{ scheme: "bearerAuth", kind: "bearer" }], [{ scheme: "streamToken", kind: "apiKey", name: "stream_token", in: "query" }]] },
+    createStreamToken: { id: "createStreamToken", method: "POST", path: "/v1/sessions/{id}/stream-token", tags: ["sessions"], params: [{ name: "id", in: "path" }], security: [[{ scheme: "bearerAuth", kind: "bearer" }]] },
     listPersonas: { id: "listPersonas", method: "GET", path: "/v1/personas", tags: ["personas"], security: [[{ scheme: "bearerAuth", kind: "bearer" }]] },
     getPersona: { id: "getPersona", method: "GET", path: "/v1/personas/{code}", tags: ["personas"], params: [{ name: "code", in: "path" }], security: [[{ scheme: "bearerAuth", kind: "bearer" }]] },
     listMemories: { id: "listMemories", method: "GET", path: "/v1/memories", tags: ["memory"], params: [{ name: "persona", in: "query" }, { name: "q", in: "query" }, { name: "scope", in: "query" }, { name: "limit", in: "query" }, { name: "cursor", in: "query" }], security: [[{ scheme: "bearerAuth", kind: "bearer" }]] },
@@ -4140,4 +4185,4 @@ export function createClient<
 export const client = createClient<Ops, OperationId, OperationPath, OperationTag>(OPERATIONS, { serverUrl: "/", errorMode: "result", clientHeader: "redocly-client-generator" });
 
 export const { configure, use } = client;
-export const { listSessions, createSession, getSession, listSessionEvents, getTranscript, cancelSession, resolveCheckpoint, streamSession, listPersonas, getPersona, listMemories, exportMemories, getMemory, deleteMemory, deleteSessionMemories, listInsights, livez, healthz, readyz, metrics } = client;
+export const { listSessions, createSession, getSession, listSessionEvents, getTranscript, cancelSession, resolveCheckpoint, streamSession, createStreamToken, listPersonas, getPersona, listMemories, exportMemories, getMemory, deleteMemory, deleteSessionMemories, listInsights, livez, healthz, readyz, metrics } = client;

@@ -40,10 +40,12 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
       'Each event: `id:` = seq, `event:` = type, `data:` = the JSON envelope `{ seq, type, session_id, ts, data }`.',
       'Resume with the `Last-Event-ID` header (or `?after=`): the server replays every event after it from Postgres, then follows live, with no gaps and no duplicates.',
       'Comment lines (`: heartbeat`) keep idle connections open. The stream ends after a terminal event (`session.completed`, `session.failed`, `session.cancelled`). Resuming an ended session after its last event is a 204; resuming after a seq the log does not have yet is a 400.',
+      'A browser, whose EventSource cannot send `Authorization`, authenticates with `?stream_token=` from `POST /v1/sessions/{id}/stream-token` instead.',
       `When the server shuts down it sends \`event: ${CLOSING_EVENT}\` (no id) and closes; reconnect with Last-Event-ID.`,
     ].join('\n\n'),
     tags: ['sessions'],
     sse: true,
+    security: [{ bearerAuth: [] }, { streamToken: [] }],
     params: sessionIdParams,
     query: streamQuery,
     headers: {
