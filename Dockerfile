@@ -24,6 +24,8 @@ COPY bin ./bin
 COPY migrations ./migrations
 COPY prompts ./prompts
 COPY src ./src
+# The web viewer at /app/, built and committed (web/build.mjs): the image needs no front-end toolchain.
+COPY web/dist ./web/dist
 # Root owns the code; the process runs as the image's unprivileged `node` user and cannot change it.
 USER node
 EXPOSE 3000 3001

@@ -21,6 +21,7 @@ import { streamRoute } from './routes/stream';
 import { streamTokenRoute } from './routes/stream-token';
 import { redactedRequest } from './redact';
 import { redisGrantStore, StreamTokens } from './stream-tokens';
+import { registerViewer } from './viewer';
 
 export const API_INFO = {
   title: 'bo1 — Board of One',
@@ -105,6 +106,7 @@ export async function buildApp(deps: ApiDeps, opts: FastifyServerOptions = {}): 
       }),
     tokens,
   );
+  registerViewer(app);
   for (const r of routes) registerRoute(app, r);
   const served = new Map<string, Set<string>>([['/openapi.json', new Set(['GET'])]]);
   for (const r of routes) {

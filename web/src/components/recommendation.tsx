@@ -1,0 +1,44 @@
+type Data = Record<string, any>;
+
+/** The final recommendation: the plan, its steps, trade-offs and what only the person can answer. */
+export function Recommendation({ rec }: { rec: Data }) {
+  return (
+    <section class="panel recommendation">
+      <h2>Recommendation</h2>
+      <p class="summary">{rec.summary}</p>
+      <ol class="steps">
+        {(rec.steps ?? []).map((s: string, i: number) => (
+          <li key={i}>{s}</li>
+        ))}
+      </ol>
+      {(rec.tradeoffs ?? []).length > 0 && (
+        <>
+          <h3>Trade-offs</h3>
+          <ul>
+            {(rec.tradeoffs as string[]).map((t, i) => (
+              <li key={i}>{t}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {(rec.openQuestions ?? []).length > 0 && (
+        <>
+          <h3>Open questions only you can answer</h3>
+          <ul>
+            {(rec.openQuestions as Data[]).map((q, i) => (
+              <li key={i}>
+                {q.question} <span class="muted">({q.name})</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p class="muted">Confidence: {String(rec.confidence)}</p>
+      {(rec.disclaimers ?? []).map((d: Data) => (
+        <p class="note" key={d.kind}>
+          {d.text}
+        </p>
+      ))}
+    </section>
+  );
+}
