@@ -2,6 +2,13 @@ import { createParser } from 'eventsource-parser';
 import { ApiError, problemOf, type Api, type StreamToken } from './api';
 import { CLOSING_EVENT, TERMINAL_EVENTS, type Envelope } from './events';
 
+/** The key was refused when minting a stream token: the person must give one. */
+class KeyRefused extends ApiError {
+  constructor(err: ApiError) {
+    super(err.status, err.problem);
+  }
+}
+
 export type Connection = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed';
 
 export interface FollowOptions {
@@ -38,7 +45,13 @@ export function follow(opts: FollowOptions): { stop(): void } {
 
   const freshToken = async (): Promise<StreamToken> => {
     if (!token || Date.now() > tokenUntil) {
-      token = await opts.api.streamToken(opts.sessionId);
+      try {
+        token = await opts.api.streamToken(opts.sessionId);
+      } catch (err) {
+        // The key itself was refused (or is missing): no retry will change that.
+        if (err instanceof ApiError && err.status === 401) throw new KeyRefused(err);
+        throw err;
+      }
       tokenUntil = Date.now() + token.expires_in * 1000 - RENEW_MARGIN_MS;
     }
     return token;
@@ -93,7 +106,10 @@ export function follow(opts: FollowOptions): { stop(): void } {
       } catch (err) {
         if (abort.signal.aborted) return;
         // A request the server refuses for good (bad id, no such session, a key it does not take) is not retried.
-        if (err instanceof ApiError && [400, 403, 404].includes(err.status)) return opts.onConnection('failed', err.message, err.status);
+        if (err instanceof KeyRefused || (err instanceof ApiError && [400, 403, 404].includes(err.status))) {
+          return opts.onConnection('failed', (err as ApiError).message, (err as ApiError).status);
+        }
+        // A refused token (expired between mint and use) gets one fresh token; refused again, it is given up.
         if (err instanceof ApiError && err.status === 401 && failures > 0) return opts.onConnection('failed', err.message, 401);
         failures++;
       }
