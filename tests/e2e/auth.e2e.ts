@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../../src/db/client';
 import { testDatabaseUrl } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
 import { launchBrowser } from './browser';
-import { expectNoRepeats, pageState, screenshot, startFromForm, waitForPageStatus } from './viewer-page';
+import { expectNoRepeats, pageState, screenshot, scriptErrors, startFromForm, waitForPageStatus } from './viewer-page';
 
 /** The viewer against a service that requires an API key (AUTH_MODE=required). */
 let stack: Stack;
@@ -30,6 +30,7 @@ describe('the viewer with API keys', () => {
   it('asks for a key, then runs a session with it; the stream is opened with a stream token, never the key', async () => {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const page = await context.newPage();
+    const errors = scriptErrors(page);
     const streams: { url: string; authorization: string | undefined }[] = [];
     page.on('request', (req) => {
       if (/\/stream\?/.test(req.url())) streams.push({ url: req.url(), authorization: req.headers().authorization });
@@ -55,6 +56,7 @@ describe('the viewer with API keys', () => {
 
       // A new tab holds no key: opening the session asks for one again, and shows it once given.
       const fresh = await (await browser.newContext()).newPage();
+      const freshErrors = scriptErrors(fresh);
       await fresh.goto(`${stack.url}/app/sessions/${id}`);
       await fresh.waitForSelector('section.key-form');
       await fresh.fill('input[name=api-key]', key);
@@ -62,15 +64,20 @@ describe('the viewer with API keys', () => {
       await waitForPageStatus(fresh, ['completed']);
       expect(await fresh.locator('section.recommendation').count()).toBe(1);
       await fresh.context().close();
+      expect(freshErrors).toEqual([]);
 
       // A wrong key is refused with the API's own words.
       const wrong = await (await browser.newContext()).newPage();
+      const wrongErrors = scriptErrors(wrong);
       await wrong.goto(`${stack.url}/app/`);
       await wrong.fill('input[name=api-key]', 'bo1_notarealkeynotarealkeynotarealkey00');
       await wrong.click('section.key-form button[type=submit]');
-      await wrong.waitForSelector('section.key-form');
-      expect(await wrong.locator('main.home .error').textContent()).toMatch(/unknown or revoked/);
+      // The page retries with it, the API refuses it, and the page asks again.
+      await wrong.waitForSelector('main.home .error:has-text("the API key is unknown or revoked")');
+      expect(await wrong.locator('section.key-form').count()).toBe(1);
       await wrong.context().close();
+      expect(wrongErrors).toEqual([]);
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }

@@ -42,3 +42,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (!dir) return;
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage: false });
 }
+
+/** Collects the page's uncaught script errors: a test asserts there were none. */
+export function scriptErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { getJson, startStack, waitFor, type Stack } from '../support/stack';
 import { TcpProxy } from '../support/tcp-proxy';
 import { launchBrowser } from './browser';
-import { expectNoRepeats, pageState, screenshot, startFromForm, waitForPageStatus } from './viewer-page';
+import { expectNoRepeats, pageState, screenshot, scriptErrors, startFromForm, waitForPageStatus } from './viewer-page';
 
 /**
  * The viewer against a running service (API and worker, simulated board),
@@ -31,15 +31,17 @@ afterAll(async () => {
   await proxy?.close();
   await stack?.stop();
 });
+let pageErrors: string[] = [];
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   page = await context.newPage();
-  // A page error is a failed test, not a silent blank panel.
-  page.on('pageerror', (err) => {
-    throw err;
-  });
+  pageErrors = scriptErrors(page);
 });
-afterEach(async () => context?.close());
+afterEach(async () => {
+  await context?.close();
+  // A script error in the page fails the test, even when the page still looked right.
+  expect(pageErrors).toEqual([]);
+});
 
 const problem = 'Should I pivot my project management tool to serve only law firms, or stay horizontal?';
 const context_ = '$12K MRR, 100 customers; law firms pay $200/mo vs $80 average; churn is 30%.';
