@@ -42,6 +42,14 @@ export interface SessionSummary {
 export class Api {
   private key: string | null = readKey();
 
+  /** `base`: the API's origin; the page leaves it empty (same origin), a test outside a browser names it. */
+  constructor(readonly base = '') {}
+
+  /** An API path (or a link the API returned) as a URL fetch can use. */
+  url(path: string): string {
+    return this.base + path;
+  }
+
   hasKey(): boolean {
     return this.key !== null;
   }
@@ -64,7 +72,7 @@ export class Api {
 
   /** A response that is OK, or an ApiError carrying the problem. */
   async fetch(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    const res = await fetch(path, {
+    const res = await fetch(this.url(path), {
       method,
       headers: {
         ...(this.key && { authorization: `Bearer ${this.key}` }),

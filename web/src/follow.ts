@@ -42,6 +42,7 @@ export function follow(opts: FollowOptions): { stop(): void } {
   let tokenUntil = 0;
   let retryMs = opts.retryMs ?? 2000;
   let failures = 0;
+  let refusedTokens = 0;
 
   const freshToken = async (): Promise<StreamToken> => {
     if (!token || Date.now() > tokenUntil) {
@@ -61,7 +62,7 @@ export function follow(opts: FollowOptions): { stop(): void } {
   const connectOnce = async (): Promise<boolean> => {
     const { stream } = await freshToken();
     const after = opts.lastSeq();
-    const res = await fetch(stream, {
+    const res = await fetch(opts.api.url(stream), {
       headers: { accept: 'text/event-stream', ...(after > 0 && { 'last-event-id': String(after) }) },
       signal: abort.signal,
       cache: 'no-store',
@@ -69,13 +70,15 @@ export function follow(opts: FollowOptions): { stop(): void } {
     // 204: the session has ended and nothing follows what is shown.
     if (res.status === 204) return true;
     if (res.status === 401) {
-      // Expired or revoked between mint and use: mint again on the next try.
+      // Expired between mint and use: mint again on the next try (refused twice in a row, it is given up).
       token = null;
+      refusedTokens++;
       throw new ApiError(401, await problemOf(res));
     }
     if (!res.ok || !res.body) throw new ApiError(res.status, await problemOf(res));
     opts.onConnection('live');
     failures = 0;
+    refusedTokens = 0;
     let ended = false;
     const parser = createParser({
       onEvent(msg) {
@@ -109,8 +112,7 @@ export function follow(opts: FollowOptions): { stop(): void } {
         if (err instanceof KeyRefused || (err instanceof ApiError && [400, 403, 404].includes(err.status))) {
           return opts.onConnection('failed', (err as ApiError).message, (err as ApiError).status);
         }
-        // A refused token (expired between mint and use) gets one fresh token; refused again, it is given up.
-        if (err instanceof ApiError && err.status === 401 && failures > 0) return opts.onConnection('failed', err.message, 401);
+        if (err instanceof ApiError && err.status === 401 && refusedTokens > 1) return opts.onConnection('failed', err.message, 401);
         failures++;
       }
       if (abort.signal.aborted) return;
