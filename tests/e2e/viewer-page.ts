@@ -26,11 +26,12 @@ export async function expectNoRepeats(page: Page): Promise<number[]> {
 }
 
 /** Starts a session from the home page's form; resolves with its id once the page has moved to it. */
-export async function startFromForm(page: Page, base: string, problem: string, context: string, mode: 'auto' | 'interactive'): Promise<string> {
+export async function startFromForm(page: Page, base: string, problem: string, context: string, mode: 'auto' | 'interactive', shot?: string): Promise<string> {
   await page.goto(`${base}/app/`);
   await page.fill('textarea[name=problem]', problem);
   await page.fill('textarea[name=context]', context);
   await page.check(`input[name=mode][value=${mode}]`);
+  if (shot) await screenshot(page, shot);
   await page.click('form.start button[type=submit]');
   await page.waitForURL(/\/app\/sessions\/[0-9a-f-]{36}$/);
   return new URL(page.url()).pathname.split('/').at(-1)!;

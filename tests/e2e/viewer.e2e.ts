@@ -51,7 +51,7 @@ const ofType = (log: Event[], type: string) => log.filter((e) => e.type === type
 
 describe('the viewer in a browser', () => {
   it('starts an automatic session from the form and shows it live to the end: panels, speakers, metrics, votes, recommendation, transcript', async () => {
-    const id = await startFromForm(page, base, problem, context_, 'auto');
+    const id = await startFromForm(page, base, problem, context_, 'auto', 'start-form');
     await page.waitForSelector('section.sub-problem');
     await waitForPageStatus(page, ['completed']);
     const log = await eventLog(id);
