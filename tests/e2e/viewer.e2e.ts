@@ -83,6 +83,14 @@ describe('the viewer in a browser', () => {
       }
     }
 
+    // The straw vote (shown generically, in its sub-problem) and the fact ledger, when the engine records them.
+    for (const straw of ofType(log, 'vote.straw')) {
+      const shownStraw = page.locator(`section[data-sub-problem=${straw.data.subProblemId}] [data-type="vote.straw"][data-seq="${straw.seq}"]`);
+      expect(await shownStraw.locator('h4').textContent()).toBe('Straw vote');
+      expect(await shownStraw.locator('.bars .bar').count()).toBe(Object.keys(straw.data.distribution).length);
+    }
+    for (const facts of ofType(log, 'facts.recorded')) expect(shown).toContain(facts.seq);
+
     const recommendation = ofType(log, 'recommendation.completed')[0]!;
     expect(await page.locator('section.recommendation .summary').textContent()).toBe(recommendation.data.summary);
     expect(await page.locator('.facts .cost').textContent()).toContain(`$${completed.data.usage.costUsd.toFixed(4)}`);
@@ -92,6 +100,10 @@ describe('the viewer in a browser', () => {
     await screenshot(page, 'sub-problem-panel');
     await page.locator('section.sub-problem .votes').first().evaluate((s) => s.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'votes');
+    if (ofType(log, 'vote.straw').length) {
+      await page.locator('[data-type="vote.straw"]').first().evaluate((s) => s.scrollIntoView({ block: 'start' }));
+      await screenshot(page, 'straw-vote');
+    }
 
     // The Markdown transcript, downloaded from the page.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('button[data-action=transcript]')]);

@@ -70,14 +70,24 @@ describe("the viewer's session model", () => {
     expect(m.decisions.map((d) => d.kind)).toEqual(ofType(events, 'checkpoint.resolved').map((e) => e.data.kind));
   });
 
-  it("places a straw vote in its sub-problem, keeps unknown event types, and says what the person decided", () => {
+  it("places a straw vote and the fact ledger in their sub-problem, keeps what the debate changed and unknown event types, and says what the person decided", () => {
     const events = trial('cofounder-auto').slice(0, 10);
     const sp = events.find((e) => e.type === 'subproblem.started')!.data.subProblemId;
     const last = events.at(-1)!.seq;
     const at = (seq: number, type: string, data: Record<string, unknown>): Envelope => ({ seq, type, data, session_id: events[0]!.session_id, ts: events[0]!.ts });
-    const m = fold([...events, at(last + 1, 'vote.straw', { subProblemId: sp, votes: [{ persona: 'a', optionId: 'A', confidence: 0.7 }] }), at(last + 2, 'something.new', { x: 1 })]);
+    const round = events.find((e) => e.type === 'round.started')!.data.round;
+    const m = fold([
+      ...events,
+      at(last + 1, 'vote.straw', { subProblemId: sp, votes: [{ persona: 'a', optionId: 'A', confidence: 0.7 }] }),
+      at(last + 2, 'something.new', { x: 1 }),
+      at(last + 3, 'facts.recorded', { subProblemId: sp, round, facts: [{ id: 'f1', text: 'Churn is 30%', kind: 'figure', source: 'person' }] }),
+      at(last + 4, 'vote.completed', { subProblemId: sp, tally: { winner: 'A' }, reversibility: 'two_way', debateEffect: { changedOutcome: false, positionChanges: [] } }),
+    ]);
     expect(m.subProblem(sp)!.straw.map((e) => e.seq)).toEqual([last + 1]);
     expect(m.other.map((e) => e.type)).toEqual(['something.new']);
+    // The fact ledger's entries are said in their round; the vote keeps what the debate changed.
+    expect(m.subProblem(sp)!.rounds.at(-1)!.utterances.at(-1)).toMatchObject({ seq: last + 3, kind: 'facts', text: 'Churn is 30% (figure, person)' });
+    expect(m.subProblem(sp)!.debateEffect).toEqual({ changedOutcome: false, positionChanges: [] });
     expect(decisionText({ action: 'intervene', by: 'client', message: 'What about runway?' })).toBe('What about runway?');
     expect(decisionText({ action: 'continue', by: 'expiry' })).toMatch(/Nobody answered in time/);
     expect(decisionText({ action: 'answer', by: 'client', answers: [{ question: 'Budget?', answer: '$40k' }] })).toBe('Budget? — $40k');

@@ -7,7 +7,7 @@ export type Status = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'fa
 /** Something said in a round, in the order it was said. */
 export interface Utterance {
   seq: number;
-  kind: 'contribution' | 'facilitator' | 'moderator' | 'research' | 'declined';
+  kind: 'contribution' | 'facilitator' | 'moderator' | 'research' | 'declined' | 'facts';
   speaker: string;
   text: string;
   /** Contributions: the stated position and confidence. */
@@ -52,6 +52,8 @@ export interface SubProblem {
   votes: Vote[];
   calibrated: boolean;
   tally?: Data;
+  /** The final vote against the straw vote: whether the debate changed the outcome, who moved and why. */
+  debateEffect?: Data;
   reversibility?: string;
   synthesis?: Data;
   completed?: Data;
@@ -186,6 +188,13 @@ export class SessionModel {
         return this.say(sp, d.round, { seq: e.seq, kind: 'moderator', speaker: `Moderator (${d.moderator})`, text: d.text });
       case 'research.completed':
         return this.say(sp, d.round, { seq: e.seq, kind: 'research', speaker: 'Researcher (model knowledge)', text: `${d.query}\n${d.findings}` });
+      case 'facts.recorded':
+        return this.say(sp, d.round, {
+          seq: e.seq,
+          kind: 'facts',
+          speaker: 'Fact ledger',
+          text: (d.facts ?? []).map((f: Data) => `${f.text} (${f.kind}, ${f.source})`).join('\n'),
+        });
       case 'research.declined':
         return this.say(sp, d.round, { seq: e.seq, kind: 'declined', speaker: 'Researcher', text: `Not researched: ${d.query} — ${d.reason}` });
       case 'round.completed': {
@@ -229,6 +238,7 @@ export class SessionModel {
         if (!sp) return false;
         sp.tally = d.tally;
         sp.reversibility = d.reversibility;
+        if (d.debateEffect) sp.debateEffect = d.debateEffect;
         return true;
       case 'synthesis.completed':
         if (!sp) return false;

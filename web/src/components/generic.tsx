@@ -6,7 +6,7 @@ type Value = unknown;
 const isRecord = (v: Value): v is Record<string, Value> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCounts = (v: Value): v is Record<string, number> =>
   isRecord(v) && Object.keys(v).length > 0 && Object.values(v).every((x) => typeof x === 'number');
-const humanize = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_.]/g, ' ');
+const humanize = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_.]/g, ' ').toLowerCase();
 
 /**
  * Any event's data, readably, whatever its shape: objects as labelled rows,

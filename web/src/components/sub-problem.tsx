@@ -36,7 +36,7 @@ export function SubProblemPanel({ sp, model }: { sp: SubProblem; model: SessionM
         <GenericEvent key={e.seq} event={e} title="Straw vote" />
       ))}
       {sp.options && <Options options={sp.options.options ?? []} reversibility={sp.options.decisionReversibility} />}
-      {sp.votes.length > 0 && <Votes sp={sp} />}
+      {sp.votes.length > 0 && <Votes sp={sp} model={model} />}
       {sp.synthesis && <Synthesis sp={sp} model={model} />}
       {sp.other.map((e) => (
         <GenericEvent key={e.seq} event={e} />
@@ -103,7 +103,7 @@ function Options({ options, reversibility }: { options: Record<string, any>[]; r
   );
 }
 
-function Votes({ sp }: { sp: SubProblem }) {
+function Votes({ sp, model }: { sp: SubProblem; model: SessionModel }) {
   const t = sp.tally;
   const result = t ? (t.winner ? `Option ${t.winner}` : t.deferred ? 'Deferred: no supermajority for a one-way door' : `Tie: ${(t.tie ?? []).join(', ')}`) : null;
   return (
@@ -144,6 +144,7 @@ function Votes({ sp }: { sp: SubProblem }) {
           <p class="muted">{t.why}</p>
         </div>
       )}
+      {sp.debateEffect && <DebateEffect effect={sp.debateEffect} model={model} />}
     </div>
   );
 }
@@ -160,6 +161,30 @@ function Synthesis({ sp, model }: { sp: SubProblem; model: SessionModel }) {
           {(s.dissent as Record<string, string>[]).map((x) => (
             <li key={x.persona}>
               <b>{model.nameOf(x.persona ?? '')}</b>: {x.concern}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** What the debate bought, in the transcript's words: the final vote against the straw vote, and who moved and why. */
+function DebateEffect({ effect, model }: { effect: Record<string, any>; model: SessionModel }) {
+  if (effect.changedOutcome === null || effect.changedOutcome === undefined) return null;
+  const head = effect.changedOutcome
+    ? `The debate changed the outcome: the straw vote ${effect.strawWinner ? `favoured ${effect.strawWinner}` : 'was split'}.`
+    : 'The debate confirmed what the straw vote on the opening positions chose.';
+  return (
+    <div class="debate-effect">
+      <p>
+        <b>{head}</b>
+      </p>
+      {(effect.positionChanges ?? []).length > 0 && (
+        <ul>
+          {(effect.positionChanges as Record<string, string>[]).map((c) => (
+            <li key={c.persona}>
+              {model.nameOf(c.persona ?? '')} moved from {c.from} to {c.to}: <span class="muted">{c.reason}</span>
             </li>
           ))}
         </ul>
