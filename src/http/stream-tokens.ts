@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Caller } from './caller';
-import { assertRedisUp, REDIS_COMMAND_TIMEOUT_MS } from '../queue/redis';
+import { assertRedisUp, REDIS_COMMAND_TIMEOUT_MS, type RedisClient } from '../queue/redis';
 import { withTimeout } from './timeout';
 import { HttpProblem } from './problem';
 
@@ -28,8 +27,8 @@ export interface GrantStore {
   get(key: string): Promise<string | null>;
 }
 
-/** SET … PX and GET, failing fast when Redis is down: a stream must not hang on its auth. */
-export const redisGrantStore = (redis: Redis, timeoutMs = REDIS_COMMAND_TIMEOUT_MS * 4): GrantStore => ({
+/** SET … PX and GET, failing fast when Redis is down: a stream must not hang on its auth. One key per grant, so a Redis Cluster takes it as it is. */
+export const redisGrantStore = (redis: RedisClient, timeoutMs = REDIS_COMMAND_TIMEOUT_MS * 4): GrantStore => ({
   put: async (key, value, ttlMs) => {
     assertRedisUp(redis);
     await withTimeout(redis.set(key, value, 'PX', ttlMs), timeoutMs);
