@@ -24,6 +24,7 @@
  * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
  * BENCH_SIM_LATENCY_MS and BENCH_CALL_LATENCY_MS tune it.
  */
+import { untilReady } from './ready';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { freePort } from '../support/child';
@@ -86,14 +87,7 @@ async function startService(extra: Record<string, string>) {
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      // Ready, and a worker on the queue: /readyz no longer waits for one, so the bench asks for it.
-      const res = await fetch(`${url}/readyz`);
-      if (res.ok && ((await res.json()) as { workers: number | null }).workers) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilReady(url, 200);
   return { url, stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.kill('SIGTERM'))) };
 }
 

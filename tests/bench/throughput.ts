@@ -10,6 +10,7 @@
  * (summarise with `node --import tsx tests/bench/cpu-profile.ts dir`);
  * BENCH_COUNT_QUERIES=1 makes the worker print the statements it sent, by kind.
  */
+import { untilReady } from './ready';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -59,13 +60,7 @@ export async function startPair(databaseUrl: string, extra: Record<string, strin
     ...(process.env.BENCH_COUNT_QUERIES ? ['--import', './tests/bench/count-queries.ts'] : []),
   ]);
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.ok && ((await res.json()) as { workers: number | null }).workers) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilReady(url, 300);
   return { url, api, worker, stop: async () => (await stop(api), await stop(worker)) };
 }
 
