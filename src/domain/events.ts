@@ -239,6 +239,8 @@ export const eventDataSchemas = {
   'vote.cast': vote.extend({ ...subProblemRef, name: z.string() }),
   'votes.calibrated': z.object({
     ...subProblemRef,
+    /** Set when no one was asked: every voter chose the same option, so there was nothing to calibrate against. */
+    skipped: z.literal('unanimous').optional(),
     changes: z.array(z.object({ persona: z.string(), before: z.number(), after: z.number() })),
   }),
   'vote.completed': z.object({

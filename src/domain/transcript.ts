@@ -112,7 +112,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         if (debate) add(e, 'vote', `votes ${d.optionId} (confidence ${Number(d.confidence).toFixed(2)}): ${d.rationale}`, names.get(d.persona) ?? d.name);
         break;
       case 'votes.calibrated':
-        if (detailed) add(e, 'calibration', (d.changes as Data[]).map((c) => `${names.get(c.persona) ?? c.persona}: ${c.before} → ${c.after}`).join('\n'));
+        if (detailed && d.skipped) add(e, 'calibration', 'not asked: the vote was unanimous');
+        else if (detailed) add(e, 'calibration', (d.changes as Data[]).map((c) => `${names.get(c.persona) ?? c.persona}: ${c.before} → ${c.after}`).join('\n'));
         break;
       case 'vote.completed': {
         const t = d.tally as Data;

@@ -68,6 +68,22 @@ function lines(all: Figures[], withoutMinimum: (name: string) => string): string
       .map(([phase, p]) => `${phase} ${pct(p.input, input)} (${pct(p.read, p.input)})`)
       .join(', ')}`,
   );
+  // What each call costs, reads and writes: the figures behind "which calls earn their cost".
+  const byCall = new Map<string, { input: number; read: number; output: number; cost: number; calls: number }>();
+  for (const r of all.flatMap((f) => totals(f.rows).own)) {
+    const c = byCall.get(r.purpose) ?? { input: 0, read: 0, output: 0, cost: 0, calls: 0 };
+    c.input += r.inputTokens + (r.cacheReadTokens ?? 0) + (r.cacheWriteTokens ?? 0);
+    c.read += r.cacheReadTokens ?? 0;
+    c.output += r.outputTokens;
+    c.cost += r.costUsd;
+    c.calls += 1;
+    byCall.set(r.purpose, c);
+  }
+  const cost = [...byCall.values()].reduce((a, c) => a + c.cost, 0);
+  out.push('by call, all of the above: call, calls, share of cost, input and output tokens per call, read share');
+  for (const [purpose, c] of [...byCall].sort((a, b) => b[1].cost - a[1].cost)) {
+    out.push(`  ${purpose.padEnd(22)}${String(c.calls).padStart(5)}${pct(c.cost, cost).padStart(8)}${int(Math.round(c.input / c.calls)).padStart(8)}${int(Math.round(c.output / c.calls)).padStart(7)}${pct(c.read, c.input).padStart(8)}`);
+  }
   return out;
 }
 

@@ -19,6 +19,9 @@ async function run(body: Record<string, unknown>) {
   return { id, events: got.envelopes, snapshot: await snapshot(stack.url, id) };
 }
 
+/** Sub-problems seen with a unanimous and with a split vote, so the calibration rule is shown both ways. */
+const votesSeen = { unanimous: 0, split: 0 };
+
 const ofType = (events: Envelope[], type: string) => events.filter((e) => e.type === type);
 const one = (events: Envelope[], type: string) => ofType(events, type)[0]!.data as Record<string, any>;
 
@@ -50,6 +53,12 @@ function assertMechanics(events: Envelope[]) {
     const last = rounds.at(-1)!.data.stop as { stop: boolean; reason: string };
     expect(last.stop).toBe(true);
     expect(ofType(spEvents, 'vote.cast').map((e) => e.data.persona).sort()).toEqual([...panel].sort());
+    // Calibration asks every voter on a split vote, and nobody on a unanimous one (nothing to calibrate against).
+    const unanimous = new Set(ofType(spEvents, 'vote.cast').map((e) => e.data.optionId)).size === 1;
+    votesSeen[unanimous ? 'unanimous' : 'split'] += 1;
+    const calibration = one(spEvents, 'votes.calibrated');
+    expect(calibration.skipped).toBe(unanimous ? 'unanimous' : undefined);
+    expect(calibration.changes.map((c: { persona: string }) => c.persona).sort()).toEqual(unanimous ? [] : [...panel].sort());
     const tally = (ofType(spEvents, 'vote.completed')[0]!.data as any).tally;
     expect(tally.why.length).toBeGreaterThan(10);
     if ((ofType(spEvents, 'vote.completed')[0]!.data as any).reversibility === 'one_way') expect(tally.mechanism).toBe('supermajority');
@@ -72,6 +81,11 @@ describe('every scenario in tests/fixtures/scenarios.json runs end to end', () =
       expect(s.usage.costUsd).toBeGreaterThan(0);
     });
   }
+
+  it('shows both sides of the calibration rule (a unanimous and a split vote)', () => {
+    expect(votesSeen.unanimous).toBeGreaterThan(0);
+    expect(votesSeen.split).toBeGreaterThan(0);
+  });
 });
 
 describe('edge cases', () => {

@@ -16,6 +16,12 @@ export interface VoteOutcome {
  * Options distilled after the debate (never before, to avoid anchoring),
  * votes in parallel, a calibration round where everyone sees all votes, and
  * an aggregation mechanism chosen by reversibility and confidence spread.
+ *
+ * Calibration runs only on a split vote. Its question is whether the others
+ * saw something you did not; on a unanimous vote they chose what you chose,
+ * no confidence can change the winner, and the trials' calibrations there
+ * moved confidences by a few hundredths (README, "Which calls earn their
+ * cost"). Skipping it saves one call per voter.
  */
 export async function vote(e: Engine, sp: SubProblem, panel: string[], d: DebateOutcome): Promise<VoteOutcome> {
   const spBrief = brief(sp);
@@ -66,21 +72,20 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
     strongObjection: v.strongObjection,
   }));
   const titles = options.options.map((o) => ({ id: o.id, title: o.title }));
-  const calibrated: Vote[] = await Promise.all(
-    votes.map((v) =>
-      e.run.step(key(`calibrate/${v.persona}`), async (s) => {
-        const p = persona(v.persona);
-        const out = await s.call(calibrationCall, {
-          persona: p,
-          subProblem: spBrief,
-          options: titles,
-          own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
-          votes: board,
-        });
-        return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence, calibrationReason: out.reason } };
-      }),
-    ),
-  );
+  const unanimous = votes.every((v) => v.optionId === votes[0]?.optionId);
+  const calibrate = (v: Vote) =>
+    e.run.step(key(`calibrate/${v.persona}`), async (s) => {
+      const p = persona(v.persona);
+      const out = await s.call(calibrationCall, {
+        persona: p,
+        subProblem: spBrief,
+        options: titles,
+        own: { optionId: v.optionId, confidence: v.confidence, rationale: v.rationale },
+        votes: board,
+      });
+      return { result: { ...v, initialConfidence: v.confidence, confidence: out.confidence, calibrationReason: out.reason } };
+    });
+  const calibrated: Vote[] = unanimous ? votes : await Promise.all(votes.map((v) => calibrate(v)));
 
   const tally = await e.run.step(key('tally'), () => {
     const t = aggregate(calibrated, ids, options.decisionReversibility, e.settings);
@@ -89,7 +94,8 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
       events: [
         event('votes.calibrated', {
           subProblemId: sp.id,
-          changes: calibrated.map((v) => ({ persona: v.persona, before: v.initialConfidence ?? v.confidence, after: v.confidence })),
+          ...(unanimous && { skipped: 'unanimous' as const }),
+          changes: (unanimous ? [] : calibrated).map((v) => ({ persona: v.persona, before: v.initialConfidence ?? v.confidence, after: v.confidence })),
         }),
         event('vote.completed', { subProblemId: sp.id, tally: t, reversibility: options.decisionReversibility, debateEffect: debateEffect(d.straw, options.options, calibrated, t.winner) }),
       ],
