@@ -33,6 +33,13 @@ export type Phase =
 export interface ModelCall<I, O> {
   /** What the call is for; the ledger's `purpose` and the simulator's dispatch key. */
   purpose: string;
+  /**
+   * The tool the model answers with; `purpose` when unset. Calls of one
+   * prompt shape and one answer share it: a provider's prompt cache keys on
+   * the tools first (tools → system → messages), so one name lets a later
+   * round's experts read the prefix the openings wrote.
+   */
+  tool?: string;
   phase: Phase;
   /** Who speaks: the configuration names models per role (src/domain/models.ts). */
   role: Role;

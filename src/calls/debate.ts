@@ -87,6 +87,7 @@ const expertTurnVars = (i: ExpertTurnInput) => ({
 /** An expert's opening statement (round 1: everyone speaks). Fast tier: the parallel bulk of the debate, as the spec's cost plan says. */
 export const openingStatementCall = defineCall<ExpertTurnInput, Contribution>({
   purpose: 'opening_statement',
+  tool: 'expert_turn',
   role: 'experts',
   seat: (i) => i.persona.code,
   phase: 'debate',

@@ -16,6 +16,8 @@ export interface CallSpec<T> {
   /** Cost bucket in the ledger (intake, decomposition, debate, voting, synthesis, …). */
   phase: string;
   purpose: string;
+  /** The tool's name for a structured answer; `purpose` when unset (see `ModelCall.tool`). */
+  tool?: string;
   prompt: RenderedPrompt;
   maxTokens: number;
   /** Structured output: validated with zod, one repair attempt. Omit for free text. */
@@ -134,6 +136,7 @@ export class LlmGateway {
       ...(call.seat && { seat: call.seat(input) }),
       phase: call.phase,
       purpose: call.purpose,
+      ...(call.tool && { tool: call.tool }),
       prompt,
       maxTokens: call.maxTokens,
       schema: call.output(input),
@@ -158,7 +161,7 @@ export class LlmGateway {
       ...(spec.temperature !== undefined && { temperature: spec.temperature }),
       ...(spec.input !== undefined && { input: spec.input }),
       ...(spec.schema && {
-        json: toolSpec(spec.purpose, spec.schema),
+        json: toolSpec(spec.tool ?? spec.purpose, spec.schema),
       }),
       ...(ctx.signal && { signal: ctx.signal }),
       ...(ctx.onDelta && { onDelta: ctx.onDelta }),

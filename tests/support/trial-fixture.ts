@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CATALOGUE } from '../../src/calls';
 import { PERSONAS } from '../../src/domain/personas';
 import { simulate } from '../../src/llm/simulated/simulated-provider';
 import { nextCheckpoint, resolve } from './checkpoints';
@@ -52,7 +53,7 @@ function recordedBoard(calls: TrialCall[], events: { type: string; data: Record<
   const assembled = events?.find((e) => e.type === 'board.assembled');
   if (assembled) return assembled.data.panels as Record<string, string[]>;
   const panels: Record<string, string[]> = {};
-  for (const c of calls.filter((x) => x.tool === 'opening_statement')) {
+  for (const c of calls.filter((x) => toolNow(x.tool) === 'expert_turn')) {
     const text = c.messages.map((m) => m.text).join('\n');
     const id = /Sub-problem (sp\d+):/.exec(text)?.[1];
     const panel = /The panel: (.*)/.exec(text)?.[1];
@@ -60,6 +61,9 @@ function recordedBoard(calls: TrialCall[], events: { type: string; data: Record<
   }
   return panels;
 }
+
+/** The tool a recorded call answers with today: recordings made before the expert turns shared `expert_turn` name their purpose. */
+const toolNow = (tool: string | null): string | null => (tool && CATALOGUE[tool]?.tool) ?? tool;
 
 const textOf = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((b: { text?: string }) => b.text ?? '').join('\n') : '');
 const words = (t: string) => t.toLowerCase().match(/[\p{L}\p{N}$%.]+/gu) ?? [];
@@ -90,6 +94,16 @@ function identity(text: string): Record<string, string> {
   return id;
 }
 
+/**
+ * An expert turn's kind, opening or later: the two calls share one tool, and
+ * older recordings name the call instead (and their openings may not state
+ * the round), so a later turn must never take an opening's recording.
+ */
+function withTurn(id: Record<string, string>, recordedTool: string | null): Record<string, string> {
+  const turn = recordedTool === 'opening_statement' || id.round === '1' ? 'opening' : recordedTool === 'contribution' || id.round ? 'later' : undefined;
+  return toolNow(recordedTool) === 'expert_turn' && turn ? { ...id, turn } : id;
+}
+
 const sameIdentity = (a: Record<string, string>, b: Record<string, string>) => Object.keys(a).every((k) => b[k] === undefined || b[k] === a[k]);
 
 function bag(text: string) {
@@ -114,7 +128,7 @@ function bag(text: string) {
 export function trialResponder(trial: Trial) {
   const recorded = trial.calls.map((c) => {
     const text = `${c.system}\n${c.messages.map((m) => m.text).join('\n')}`;
-    return { ...c, bag: bag(text), id: identity(text), used: false };
+    return { ...c, tool: toolNow(c.tool), bag: bag(text), id: withTurn(identity(text), c.tool), used: false };
   });
   const unmatched: string[] = [];
   const filled: string[] = [];
@@ -123,7 +137,7 @@ export function trialResponder(trial: Trial) {
     const system = (body.system ?? []).map((b) => b.text).join('\n\n');
     const text = `${system}\n${(body.messages ?? []).map((m) => textOf(m.content)).join('\n')}`;
     const mine = bag(text);
-    const who = identity(text);
+    const who = withTurn(identity(text), tool);
     let best: (typeof recorded)[number] | null = null;
     let score = -1;
     for (const r of recorded) {

@@ -1057,6 +1057,7 @@ export type Event_vote_straw = {
  */
 export type Event_votes_calibrated = {
     subProblemId: string;
+    skipped?: "unanimous";
     changes: {
         persona: string;
         before: number;
