@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from './errors';
 import type { Persona, SubProblem } from './model';
-import { relevance } from './personas';
+import { relevance, wantWords } from './personas';
 
 /**
  * Interactive checkpoints (spec 6, 12, 14.5): the moments a person steers
@@ -112,6 +112,8 @@ export interface BoardEdit {
   remove?: string[] | undefined;
   add?: string[] | undefined;
   want?: string[] | undefined;
+  /** The panels the additions join; every panel when omitted. */
+  sub_problems?: string[] | undefined;
 }
 
 /** An answer as the client sends it (already schema-valid). */
@@ -145,6 +147,8 @@ export interface ResolvedBoardEdit {
   /** Added codes, the wanted ones included; never a code the same edit removes. */
   add: string[];
   wanted?: { want: string; code: string; name: string; title: string }[];
+  /** The sub-problems whose panels the additions joined; all of them when absent. */
+  subProblems?: string[];
 }
 
 /** Checks an answer against the pending checkpoint; throws a checkpoint-action-invalid AppError (422) naming the field. */
@@ -214,7 +218,8 @@ function checkEdit(cp: PendingCheckpoint, req: ResolveRequest, pool: readonly Pe
  * intent; it is left out of the resolved `add`), and a `want` is matched
  * only among experts neither on the board nor removed by this edit, so it
  * never resolves to the expert the person is taking off. Each panel must
- * keep 2-5 experts. Returns the new panels and the resolved edit (wants
+ * keep 2-5 experts. Additions join the panels of `sub_problems` only, when
+ * given (a sales lead for the go-to-market question, not for the rewrite). Returns the new panels and the resolved edit (wants
  * turned into codes, and recorded as such) so a replay needs no matching.
  */
 export function applyBoardEdit(
@@ -223,6 +228,10 @@ export function applyBoardEdit(
   pool: readonly Persona[],
 ): { panels: Record<string, string[]>; edit: ResolvedBoardEdit } {
   const onBoard = new Set(Object.values(board.panels).flat());
+  const scope = edit.sub_problems ? [...new Set(edit.sub_problems)] : undefined;
+  scope?.forEach((id, i) => {
+    if (!board.panels[id]) throw inputError(`body.board.sub_problems.${i}`, `no sub-problem ${id}; ids: ${Object.keys(board.panels).join(', ')}`);
+  });
   const remove = [...new Set(edit.remove ?? [])];
   remove.forEach((code, i) => {
     if (!onBoard.has(code)) throw inputError(`body.board.remove.${i}`, `${code} is not on the board`);
@@ -242,13 +251,13 @@ export function applyBoardEdit(
   });
   const panels: Record<string, string[]> = {};
   for (const [id, codes] of Object.entries(board.panels)) {
-    const next = [...new Set([...codes.filter((c) => !remove.includes(c)), ...add])];
+    const next = [...new Set([...codes.filter((c) => !remove.includes(c)), ...(!scope || scope.includes(id) ? add : [])])];
     if (next.length < 2 || next.length > 5) {
       throw inputError('body.board', `the panel of ${id} would have ${next.length} experts; it needs 2-5`);
     }
     panels[id] = next;
   }
-  return { panels, edit: { remove, add, ...(wanted.length && { wanted }) } };
+  return { panels, edit: { remove, add, ...(wanted.length && { wanted }), ...(scope && { subProblems: scope }) } };
 }
 
 /** The candidate whose title, expertise, concerns and background best answer the wanted kind (see `relevance`); pool order breaks ties. */
@@ -256,7 +265,7 @@ function bestFor(kind: string, candidates: Persona[]): Persona | undefined {
   let best: Persona | undefined;
   let bestScore = 0;
   for (const p of candidates) {
-    const score = relevance(p, kind);
+    const score = relevance(p, kind, wantWords(kind));
     if (score > bestScore) [best, bestScore] = [p, score];
   }
   return best;

@@ -154,7 +154,7 @@ export const eventDataSchemas = {
     .object({
       ...subProblemRef,
       round: z.number().int(),
-      facts: z.array(z.object({ id: z.string(), text: z.string(), kind: z.string(), source: z.string() })),
+      facts: z.array(z.object({ id: z.string(), text: z.string(), kind: z.string(), source: z.string(), replaces: z.array(z.string()).optional() })),
     })
     .describe("Entries of the session's fact ledger the facilitator recorded after a round: every other sub-problem's experts see them from their next round, and the final recommendation reconciles them"),
   'vote.straw': z
@@ -226,6 +226,7 @@ export const eventDataSchemas = {
           .array(z.object({ want: z.string(), code: z.string(), name: z.string(), title: z.string() }))
           .optional()
           .describe('What each wanted kind of expert resolved to'),
+        subProblems: z.array(z.string()).optional().describe('The sub-problems whose panels the additions joined; all when absent'),
       })
       .optional(),
     message: z.string().optional(),

@@ -117,6 +117,11 @@ export const factSchema = z.object({
   text: z.string().min(3).max(300).describe('The fact as the board will use it, with its number and unit where it has one'),
   kind: z.enum(['figure', 'assumption', 'decision', 'constraint']),
   source: z.string().max(40).describe("Who established it: an expert's persona code, 'person' for what the person said, or 'research'"),
+  replaces: z
+    .array(z.string().max(24))
+    .max(3)
+    .optional()
+    .describe("Ids of earlier ledger facts this one corrects or replaces (a revised figure, a settled open question), e.g. 'sp1.r2.f1'; [] if none"),
 });
 export type Fact = z.infer<typeof factSchema>;
 /** A fact in the session's ledger: where it was established. */

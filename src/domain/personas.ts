@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import expertWords from '../data/expert-words.json' with { type: 'json' };
 import pool from '../data/personas.json' with { type: 'json' };
 import { personaSchema, type Persona } from './model';
 
@@ -22,7 +23,7 @@ export const nameOf = (code: string) => personaByCode(code)?.name ?? code;
 
 /** One line per persona, as the model choosing a board sees the pool. */
 export const personaSummary = (p: Persona): string =>
-  `${p.title}: ${p.expertise.join(', ')}; ${p.riskTolerance} risk, ${p.timeHorizon}-term, ${p.optimism}`;
+  `${p.name}, ${p.title}: ${p.expertise.join(', ')}; ${p.riskTolerance} risk, ${p.timeHorizon}-term, ${p.optimism}`;
 
 /**
  * Words that say nothing about a kind of expert ("someone who has …"):
@@ -47,7 +48,7 @@ const stem = (w: string) => (w.length > 5 ? w.replace(/(ing|ed|es|s)$/, '') : w.
  * word, at its best place). The weights say where a word means the most: a
  * "pricing" expert has it in the title, not in passing in a career story.
  */
-export function relevance(p: Persona, text: string): number {
+export function relevance(p: Persona, text: string, words: string[] = contentWords(text)): number {
   const places: [string, number][] = [
     [`${p.title} ${p.code.replace(/_/g, ' ')}`, 4],
     [p.expertise.join(' '), 3],
@@ -55,7 +56,19 @@ export function relevance(p: Persona, text: string): number {
     [[p.background, p.approach].join(' '), 1],
   ];
   const vocab = places.map(([t, w]) => [contentWords(t), w] as const);
-  return contentWords(text).reduce((n, word) => n + Math.max(0, ...vocab.map(([words, w]) => (words.some((v) => sameWord(word, v)) ? w : 0))), 0);
+  return words.reduce((n, word) => n + Math.max(0, ...vocab.map(([words, w]) => (words.some((v) => sameWord(word, v)) ? w : 0))), 0);
+}
+
+const FAMILIES: Record<string, string[]> = expertWords.families;
+
+/**
+ * The words of a wanted kind of expert, with the pool's own words for them
+ * (src/data/expert-words.json): people say "sells" or "an accountant" where
+ * the pool says "sales" and "financial".
+ */
+export function wantWords(text: string): string[] {
+  const words = contentWords(text);
+  return [...new Set([...words, ...words.flatMap((w) => (FAMILIES[w] ?? []).flatMap(contentWords))])];
 }
 
 /** Equal, or one a prefix of the other when both have four letters or more ("postgres" and "postgresql"). */

@@ -129,7 +129,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       }
       case 'facts.recorded':
-        if (debate) add(e, 'facts', bullets('Facts recorded for the whole board', (d.facts as Data[]).map((f) => `[${f.id}] ${f.text}`)).join('\n'), 'FACILITATOR');
+        if (debate) add(e, 'facts', bullets('Facts recorded for the whole board', (d.facts as Data[]).map((f) => `[${f.id}] ${f.text}${(f.replaces as string[] | undefined)?.length ? ` (replaces ${(f.replaces as string[]).join(', ')})` : ''}`)).join('\n'), 'FACILITATOR');
         break;
       case 'synthesis.completed': {
         const s = d.synthesis as Data;

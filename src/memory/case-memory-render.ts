@@ -20,7 +20,8 @@ import { charBudget } from './tokens';
 /** In render order; `drop` is the order in which sections give up items when over budget (lower first). */
 const SECTIONS = {
   statement: { title: '', drop: Infinity },
-  assumptions: { title: 'Assumptions the board works on:', drop: 3 },
+  // A trial's board kept working on assumptions the person had corrected in their answers: the title says which wins.
+  assumptions: { title: 'Assumptions the board made (where what the person told the board says otherwise, the person is right):', drop: 3 },
   person: { title: 'What the person told the board (oldest first):', drop: 5 },
   decisions: { title: 'Decisions so far:', drop: 4 },
   subProblems: { title: 'Sub-problems:', drop: 2 },
@@ -145,7 +146,7 @@ export function boardView(mem: CaseMemory): BoardView {
   const answers = mem.intents.filter((i) => i.kind === 'answer').map((i) => `- ${i.text}`);
   const frame = [
     ...(mem.statement ? [`Problem statement${mem.statementBy === 'person' ? ' (as the person rewrote it)' : ''}: ${mem.statement}`] : []),
-    ...(mem.assumptions.length ? ['Assumptions the board works on:', ...mem.assumptions.map((a) => `- ${a}`)] : []),
+    ...(mem.assumptions.length ? [`Assumptions the board made${answers.length ? " (where the person's answers below say otherwise, the answers are right)" : ''}:`, ...mem.assumptions.map((a) => `- ${a}`)] : []),
     ...(answers.length ? ["The person's answers to the board's questions:", ...answers] : []),
   ].join('\n');
   return { frame, facts: mem.facts, personSaid: mem.intents.filter((i) => i.kind !== 'answer').map((i) => i.text) };

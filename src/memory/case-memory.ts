@@ -296,7 +296,8 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
           const text = oneLine(str(f.text), ASSUMPTION_TOKENS);
           // A re-delivered event (the same ids) is folded once.
           if (!id || !text || m.facts.some((x) => x.id === id)) continue;
-          m.facts.push({ id, subProblemId: sp, round, text, kind: (str(f.kind) || 'figure') as LedgerFact['kind'], source: str(f.source) });
+          const replaces = list(f.replaces).map(str).filter(Boolean);
+          m.facts.push({ id, subProblemId: sp, round, text, kind: (str(f.kind) || 'figure') as LedgerFact['kind'], source: str(f.source), ...(replaces.length && { replaces }) });
         }
         m.facts = keepLast(m.facts, MAX_FACTS);
         break;

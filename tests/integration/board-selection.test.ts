@@ -98,7 +98,7 @@ describe('board selection by the model', () => {
     const request = provider.requests.find((r) => r.purpose === 'board_selection')!;
     expect(request.model).toBe('claude-haiku-5-5');
     expect(request.messages[0]!.content).toMatch(/sp2: Contractor for the refactor \(complexity 8; domains finance, people; 4 seats\)/);
-    expect(request.messages[0]!.content).toMatch(/people_partner — People & Hiring Lead/);
+    expect(request.messages[0]!.content).toMatch(/people_partner — [^,\n]+, People & Hiring Lead:/); // with the name, so rationales name people rather than guess pronouns
 
     expect(board.selection.by).toBe('model');
     expect(board.panels.sp1).toEqual(['security_officer', 'fractional_cto', 'engineering_manager']);

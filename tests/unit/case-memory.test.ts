@@ -1,3 +1,4 @@
+import { currentFacts, ledgerLine } from '../../src/domain/debate/record';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -341,7 +342,7 @@ describe('renderCaseMemory', () => {
       [
         '### Case so far',
         'Problem statement: Should I pivot my project management tool to serve only law firms?',
-        'Assumptions the board works on:',
+        'Assumptions the board made (where what the person told the board says otherwise, the person is right):',
         '- Law firms keep paying 3x',
         '- Churn stays at 30%',
         'What the person told the board (oldest first):',
@@ -482,6 +483,19 @@ describe('the fact ledger', () => {
     // Prompts get the ledger where they need it whole (the record, the final recommendation), not cut to the case memory's budget.
     expect(renderCaseMemory(twice)).not.toContain('Utilisation is 62%');
     expect(boardView(twice).facts).toHaveLength(2);
+  });
+
+  it('keeps a replaced fact out of the ledger as it stands, and names what was replaced on the fact that replaced it', () => {
+    const revised = ev('facts.recorded', {
+      subProblemId: 'sp2',
+      round: 2,
+      facts: [{ id: 'sp2.r2.f1', text: 'Utilisation is 71% (the person corrected it)', kind: 'figure', source: 'person', replaces: ['sp1.r1.f1'] }],
+    });
+    const m = applyEvents(emptyCaseMemory(), [facts('sp1', 1, 'Utilisation is 62%', 'Hiring takes 6 weeks'), revised], NOW);
+    expect(m.facts.map((f) => f.id)).toEqual(['sp1.r1.f1', 'sp1.r1.f2', 'sp2.r2.f1']);
+    const now = currentFacts(boardView(m).facts);
+    expect(now.map((f) => f.id)).toEqual(['sp1.r1.f2', 'sp2.r2.f1']);
+    expect(ledgerLine(now[1]!)).toBe('[sp2.r2.f1, sp2, figure, person] Utilisation is 71% (the person corrected it) (replaces sp1.r1.f1)');
   });
 
   it('gives the board record a frame that later activity does not change', () => {

@@ -127,6 +127,21 @@ describe('editing the board', () => {
     expect(want('legal and compliance')).toBe('security_officer');
   });
 
+  // The pricing trial: "someone who sells software to small service businesses" became an Engineering Manager, on every panel.
+  it('reads a want in the words people use for experts, and adds to the panels named in sub_problems only', () => {
+    const want = (kind: string) => applyBoardEdit(trialBoard, { want: [kind] }, PERSONAS).edit.wanted![0]!.code;
+    expect(want('someone who sells software to small service businesses')).toBe('sales_leader');
+    expect(want('an accountant')).toBe('financial_analyst');
+    expect(want('someone who has raised money from investors')).toBe('fundraising_advisor');
+    const { panels, edit } = applyBoardEdit(trialBoard, { want: ['someone who sells software to small service businesses'], sub_problems: ['sp2'] }, PERSONAS);
+    expect(panels.sp2).toContain('sales_leader');
+    expect([...panels.sp1!, ...panels.sp3!]).not.toContain('sales_leader');
+    expect(edit.subProblems).toEqual(['sp2']);
+    // Replayed from the resolved edit (codes, scope), the panels come out the same.
+    expect(applyBoardEdit(trialBoard, { add: edit.add, sub_problems: edit.subProblems }, PERSONAS).panels).toEqual(panels);
+    expect(fieldOf(() => applyBoardEdit(trialBoard, { add: ['sales_leader'], sub_problems: ['sp9'] }, PERSONAS))).toBe('body.board.sub_problems.0');
+  });
+
   it('keeps a code both removed and added in one edit removed, and out of the resolved additions', () => {
     const { panels, edit } = applyBoardEdit(trialBoard, { remove: ['behavioral_psychologist'], add: ['technical_architect', 'behavioral_psychologist'] }, PERSONAS);
     expect(edit).toEqual({ remove: ['behavioral_psychologist'], add: ['technical_architect'] });

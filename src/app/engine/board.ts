@@ -72,7 +72,8 @@ export async function assembleBoard(e: Engine, f: Framing): Promise<Board> {
   if (review.action !== 'edit' || !review.board) return proposed;
   const edit = review.board;
   return e.run.step('board/edited', () => {
-    const { panels } = applyBoardEdit(proposed, edit, PERSONAS);
+    // The resolved edit: wants are codes already (in `add`), and its scope is `subProblems`.
+    const { panels } = applyBoardEdit(proposed, { remove: edit.remove, add: edit.add, sub_problems: edit.subProblems }, PERSONAS);
     // `picks` is absent from a board step stored before seats carried their own rationale.
     const picks = Object.fromEntries(
       Object.entries(panels).map(([id, codes]) => [id, codes.map((code) => proposed.picks?.[id]?.find((p) => p.code === code) ?? byPerson(code, edit))]),
@@ -95,7 +96,8 @@ const editNotes = (edit: ResolvedBoardEdit) => [
   ...edit.remove.map((c) => `removed ${c} at the person's request`),
   ...edit.add.map((c) => {
     const w = edit.wanted?.find((x) => x.code === c);
-    return w ? `"${w.want}" resolved to ${w.name} (${w.title}), added` : `added ${c} at the person's request`;
+    const where = edit.subProblems ? ` to ${edit.subProblems.join(', ')}` : '';
+    return w ? `"${w.want}" resolved to ${w.name} (${w.title}), added${where}` : `added ${c}${where} at the person's request`;
   }),
 ];
 

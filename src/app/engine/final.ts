@@ -1,4 +1,5 @@
 import { event } from '../../domain/events';
+import { currentFacts } from '../../domain/debate/record';
 import { disclaimersFor, lintAdvisory } from '../../domain/guardrails';
 import { finalRecommendationCall } from '../../calls/synthesis';
 import type { FinalRecommendation } from '../../domain/model';
@@ -39,7 +40,7 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
       }),
       open: skipped.map((id) => ({ subProblemId: id, title: titleOf(id) })),
       openQuestions,
-      facts: e.run.board().facts,
+      facts: currentFacts(e.run.board().facts),
     });
     const summary = lintAdvisory(out.summary);
     const steps = out.steps.map(lintAdvisory);

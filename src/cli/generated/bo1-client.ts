@@ -103,15 +103,21 @@ export type CheckpointResolution = {
          */
         remove?: string[];
         /**
-         * Persona codes to add to every panel
+         * Persona codes to add (to every panel, or to those of `sub_problems`)
          * @maxItems 5
          */
         add?: string[];
         /**
-         * Kinds of expert to add, e.g. "legal" (the best match off the board)
+         * Kinds of expert to add, e.g. "someone who sells to small businesses" (the best match off the board)
          * @maxItems 3
          */
         want?: string[];
+        /**
+         * Sub-problem ids whose panels the additions join; every panel when omitted (removals always apply to every panel)
+         * @minItems 1
+         * @maxItems 5
+         */
+        sub_problems?: string[];
     };
     /**
      * `intervene`: what the board should respond to in the next round
@@ -236,6 +242,10 @@ export type Event_checkpoint_resolved = {
             name: string;
             title: string;
         }[];
+        /**
+         * The sub-problems whose panels the additions joined; all when absent
+         */
+        subProblems?: string[];
     };
     message?: string;
 };
@@ -376,6 +386,7 @@ export type Event_facts_recorded = {
         text: string;
         kind: string;
         source: string;
+        replaces?: string[];
     }[];
 };
 

@@ -74,7 +74,18 @@ export function chaptersOf(state: DebateState): Chapter[] {
 
 const who = (code: string) => `${nameOf(code)} (${code})`;
 const list = (title: string, items: string[]) => (items.length ? [title, ...items.map((x) => `- ${x}`)] : []);
-export const ledgerLine = (f: LedgerFact) => `[${f.id}, ${f.subProblemId}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}`;
+const replacing = (f: Fact) => (f.replaces?.length ? ` (replaces ${f.replaces.join(', ')})` : '');
+export const ledgerLine = (f: LedgerFact) => `[${f.id}, ${f.subProblemId}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}${replacing(f)}`;
+
+/**
+ * The ledger as it stands: a fact a later one replaced is left out, so a
+ * revised figure or a settled question is read once, in its last version.
+ * What was replaced is named on the fact that replaced it.
+ */
+export function currentFacts<F extends { id: string; replaces?: string[] | undefined }>(facts: readonly F[]): F[] {
+  const replaced = new Set(facts.flatMap((f) => f.replaces ?? []));
+  return facts.filter((f) => !replaced.has(f.id));
+}
 
 function opening(setup: DebateSetup, c: Chapter): string {
   const sp = setup.subProblem;
@@ -96,7 +107,7 @@ const after = (c: Chapter, full: boolean): string[] => [
   ...list("New in the session's fact ledger from other sub-problems:", c.siblingFacts.map(ledgerLine)),
 ];
 
-const facts = (c: Chapter, sp: string) => list('Facts recorded:', (c.facilitator?.facts ?? []).map((f) => `[${sp}.${f.id}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}`));
+const facts = (c: Chapter, sp: string) => list('Facts recorded:', (c.facilitator?.facts ?? []).map((f) => `[${sp}.${f.id}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}${replacing(f)}`));
 
 function fullRound(c: Chapter, sp: string): string {
   const turns = c.turns.map((t) =>

@@ -41,8 +41,9 @@ export const resolveBody = z
     board: z
       .strictObject({
         remove: z.array(z.string()).max(5).optional().describe('Persona codes to take off every panel'),
-        add: z.array(z.string()).max(5).optional().describe('Persona codes to add to every panel'),
-        want: z.array(text(200)).max(3).optional().describe('Kinds of expert to add, e.g. "legal" (the best match off the board)'),
+        add: z.array(z.string()).max(5).optional().describe('Persona codes to add (to every panel, or to those of `sub_problems`)'),
+        want: z.array(text(200)).max(3).optional().describe('Kinds of expert to add, e.g. "someone who sells to small businesses" (the best match off the board)'),
+        sub_problems: z.array(z.string()).min(1).max(5).optional().describe('Sub-problem ids whose panels the additions join; every panel when omitted (removals always apply to every panel)'),
       })
       .optional()
       .describe('`edit` of a board checkpoint'),
