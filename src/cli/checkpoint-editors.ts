@@ -108,27 +108,29 @@ export function subProblems(p: Data, io: DialogIo, loop: Loop): Promise<Resoluti
 const MAX_PANEL = 5;
 const panelFull = (panel: string) => `The panel of ${panel} already has ${MAX_PANEL} experts, the most it can seat: remove one first.`;
 
-/** The board editor: remove, add from the available, want a kind of expert. */
+/** The board editor: remove, add from the available, want a kind of expert, and the panels the additions join. */
 export function board(p: Data, io: DialogIo, loop: Loop): Promise<Resolution> {
   const members = (p.members ?? []) as Data[];
   const available = (p.available ?? []) as Data[];
   const remove = new Set<string>();
   const add = new Set<string>();
   const want: string[] = [];
+  /** The sub-problems whose panels the additions join; every panel while empty. */
+  let only: string[] = [];
   const isMember = (code: string) => members.some((m) => m.code === code);
   // The server refuses a panel of more than 5 experts; say so at once rather than after the whole edit is sent.
   const panels = Object.entries((p.panels ?? { board: members.map((m) => String(m.code)) }) as Record<string, string[]>);
   const fullPanel = (extra: number) =>
-    panels.find(([, codes]) => new Set([...codes.filter((c) => !remove.has(c)), ...add]).size + want.length + extra > MAX_PANEL)?.[0];
+    panels.find(([id, codes]) => (!only.length || only.includes(id)) && new Set([...codes.filter((c) => !remove.has(c)), ...add]).size + want.length + extra > MAX_PANEL)?.[0];
   const pending = () =>
     io.say(
       io.style.dim(
-        `Changes: ${[...[...remove].map((c) => `-${c}`), ...[...add].map((c) => `+${c}`), ...want.map((w) => `want "${w}"`)].join(', ') || 'none'}`,
+        `Changes: ${[...[...remove].map((c) => `-${c}`), ...[...add].map((c) => `+${c}`), ...want.map((w) => `want "${w}"`)].join(', ') || 'none'}${only.length ? ` (additions to ${only.join(', ')} only)` : ''}`,
       ),
     );
   io.say(formatBoard(members));
   if (available.length) io.say(`Available: ${formatAvailable(available)}`);
-  io.say(io.style.dim('Commands: Enter/c send (continue if unchanged) · remove <code> · add <code> · want <kind of expert> · done'));
+  io.say(io.style.dim('Commands: Enter/c send (continue if unchanged) · remove <code> · add <code> · want <kind of expert> · only <sub-problem ids> · done'));
   return loop('> ', (line) => {
     const [word = '', ...rest] = line.split(/\s+/);
     const cmd = word.toLowerCase();
@@ -137,7 +139,12 @@ export function board(p: Data, io: DialogIo, loop: Loop): Promise<Resolution> {
       if (!remove.size && !add.size && !want.length) return CONTINUE;
       return {
         action: 'edit',
-        board: { ...(remove.size && { remove: [...remove] }), ...(add.size && { add: [...add] }), ...(want.length && { want }) },
+        board: {
+          ...(remove.size && { remove: [...remove] }),
+          ...(add.size && { add: [...add] }),
+          ...(want.length && { want }),
+          ...(only.length && (add.size || want.length) && { sub_problems: only }),
+        },
       };
     }
     if (cmd === 'remove' || cmd === 'rm') {
@@ -170,7 +177,18 @@ export function board(p: Data, io: DialogIo, loop: Loop): Promise<Resolution> {
       }
       return null;
     }
-    io.say('Commands: Enter/c send · remove <code> · add <code> · want <kind of expert> · done');
+    if (cmd === 'only') {
+      const ids = rest.filter(Boolean);
+      const unknown = ids.find((id) => !panels.some(([panel]) => panel === id));
+      if (unknown) io.say(`"${unknown}" is not a sub-problem here. Sub-problems: ${panels.map(([id]) => id).join(', ')}`);
+      else {
+        // `only` with no ids: additions join every panel again.
+        only = ids;
+        pending();
+      }
+      return null;
+    }
+    io.say('Commands: Enter/c send · remove <code> · add <code> · want <kind of expert> · only <sub-problem ids> · done');
     return null;
   });
 }

@@ -105,6 +105,19 @@ describe('checkpoint dialogs', () => {
     expect(resolution).toEqual({ action: 'edit', board: { remove: ['financial_analyst'], add: ['legal_advisor'], want: ['tax expert'] } });
   });
 
+  it('board: additions can join chosen panels only (only <ids>), and a full panel elsewhere does not block them', async () => {
+    const five = ['growth_strategist', 'financial_analyst', 'legal_advisor', 'risk_manager', 'data_scientist'];
+    const scoped = {
+      members: five.map((code) => ({ code, name: code, title: code, rationale: '-', subProblems: ['sp1'] })),
+      panels: { sp1: five, sp2: five.slice(0, 3) },
+      available: [{ code: 'sales_leader', name: 'Sam Ortiz', title: 'Head of Sales' }],
+    };
+    const { resolution, out } = await converse('board', scoped, ['only sp9', 'only sp2', 'want someone who sells to shops', '']);
+    expect(out).toContain('"sp9" is not a sub-problem here. Sub-problems: sp1, sp2');
+    expect(out).toContain('Changes: want "someone who sells to shops" (additions to sp2 only)');
+    expect(resolution).toEqual({ action: 'edit', board: { want: ['someone who sells to shops'], sub_problems: ['sp2'] } });
+  });
+
   it('board: refuses a 6th expert on a panel before sending, and takes the add once a seat is freed', async () => {
     const five = ['growth_strategist', 'financial_analyst', 'legal_advisor', 'risk_manager', 'data_scientist'];
     const full = {
