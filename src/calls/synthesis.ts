@@ -107,7 +107,7 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
   role: 'synthesis',
   phase: 'recommendation',
   tier: 'smart',
-  maxTokens: 2500,
+  maxTokens: 3200,
   template: 'final_recommendation',
   output: fixed(finalRecommendationSchema),
   vars: (i) => ({
@@ -118,7 +118,7 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
     ],
     facts: i.facts.length ? `\nThe fact ledger (every fact the sub-problems recorded, oldest first):\n${i.facts.map((f) => `- ${ledgerLine(f)}`).join('\n')}\n` : '',
     openQuestions: i.openQuestions.length
-      ? `\nQuestions only the person can answer, still open (make the plan say what changes with each answer):\n${i.openQuestions.map((q) => `- ${q.subProblemId}, ${q.name}: ${q.question}`).join('\n')}\n`
+      ? `\nQuestions only the person can answer, still open (the experts' own words, repeats included):\n${i.openQuestions.map((q) => `- ${q.subProblemId}, ${q.name}: ${q.question}`).join('\n')}\n`
       : '',
   }),
   estimate: { input: 3_500, output: 800 },

@@ -184,6 +184,11 @@ export const finalRecommendationSchema = z.object({
   steps: z.array(z.string().min(3).max(300)).min(1).max(8).describe('Sequential implementation steps'),
   tradeoffs: z.array(z.string().max(300)).max(5),
   confidence: z.enum(['low', 'medium', 'high']),
+  questionsForYou: z
+    .array(z.object({ question: z.string().min(5).max(300), changes: z.string().max(300).describe('What in the plan changes with the answer') }))
+    .max(5)
+    .optional()
+    .describe("The open questions whose answers would change the plan most, those asking the same thing merged; [] when none are open"),
 });
 export type FinalRecommendation = z.infer<typeof finalRecommendationSchema>;
 

@@ -37,7 +37,6 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
   const disclaim = (e: Envelope, items: Data[]) => {
     for (const x of items) if (!seenDisclaimers.has(x.kind) && seenDisclaimers.add(x.kind)) add({ ...e, data: {} }, 'disclaimer', x.text);
   };
-  const bullets = (title: string, items: string[]) => (items.length ? [`${title}:`, ...items.map((x) => `- ${x}`)] : []);
   const debate = verbosity !== 'concise';
   const detailed = verbosity === 'detailed';
   for (const e of events) {
@@ -159,8 +158,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
             '',
             ...bullets('Trade-offs', (d.tradeoffs ?? []) as string[]),
             ...(d.tradeoffs?.length ? [''] : []),
-            ...bullets('Open questions only you can answer (the plan depends on them)', ((d.openQuestions ?? []) as Data[]).map((q) => `${q.question} (${q.name}, ${q.subProblemId})`)),
-            ...(d.openQuestions?.length ? [''] : []),
+            ...openQuestionLines(d, detailed),
             `Confidence: ${d.confidence}`,
           ].join('\n'),
           'FACILITATOR',
@@ -292,4 +290,26 @@ export function transcriptMarkdown(entries: TranscriptEntry[]): string {
     for (const n of notes) lines.push(`- ${n.text}`);
   }
   return `${lines.join('\n').trim()}\n`;
+}
+
+const bullets = (title: string, items: string[]) => (items.length ? [`${title}:`, ...items.map((x) => `- ${x}`)] : []);
+
+/**
+ * The questions left for the person: the few the final recommendation chose
+ * (what changes with each answer), with how many the experts raised in all;
+ * every raised question in the detailed transcript. A trial's person got
+ * fourteen at the end, several asking the same thing. Older logs have only
+ * the raw list, shown as it is.
+ */
+function openQuestionLines(d: Data, detailed: boolean): string[] {
+  const raised = ((d.openQuestions ?? []) as Data[]).map((q) => `${q.question} (${q.name}, ${q.subProblemId})`);
+  const chosen = ((d.questionsForYou ?? []) as Data[]).map((q) => `${q.question}${q.changes ? ` — ${q.changes}` : ''}`);
+  if (!chosen.length) return raised.length ? [...bullets('Open questions only you can answer (the plan depends on them)', raised), ''] : [];
+  const rest = raised.length > chosen.length ? [`(${raised.length} questions were raised in all${detailed ? '' : '; the detailed transcript lists every one'}.)`] : [];
+  return [
+    ...bullets('Questions for you: the answers would change the plan', chosen),
+    ...rest,
+    ...(detailed && raised.length ? bullets('Every question the experts raised', raised) : []),
+    '',
+  ];
 }

@@ -48,3 +48,30 @@ describe('the transcript of a session whose sub-problems ran concurrently', () =
     for (const l of lines) expect(md.split(l.slice(2)).length - 1, l).toBe(1);
   });
 });
+
+describe('the questions left for the person', () => {
+  const raised = [
+    { subProblemId: 'sp1', persona: 'financial_analyst', name: 'Daniel Reyes', question: 'What is your monthly churn?' },
+    { subProblemId: 'sp2', persona: 'growth_strategist', name: 'Maria Santos', question: 'What is your monthly churn?' },
+    { subProblemId: 'sp2', persona: 'sales_leader', name: 'Sam Ortiz', question: 'Which stores answered your Reddit posts?' },
+    { subProblemId: 'sp3', persona: 'risk_manager', name: 'Ken Abe', question: 'Can you take a month off your job?' },
+  ];
+  const rec = (extra: Record<string, unknown>) =>
+    [{ seq: 1, type: 'recommendation.completed', at: '2026-11-25T00:00:00Z', data: { summary: 'We recommend a Shopify listing first.', steps: ['List the app.'], tradeoffs: [], conflicts: [], confidence: 'medium', disclaimers: [], advisoryFixes: [], openQuestions: raised, ...extra } }] as unknown as Envelope[];
+  const chosen = [{ question: 'What is your monthly churn?', changes: 'Above 5%, fix retention before buying traffic.' }];
+
+  it('shows the few the recommendation chose, with what each answer changes, and how many were raised in all', () => {
+    const standard = transcriptMarkdown(transcriptEntries(rec({ questionsForYou: chosen })));
+    expect(standard).toContain('Questions for you: the answers would change the plan:\n- What is your monthly churn? — Above 5%, fix retention before buying traffic.');
+    expect(standard).toContain('(4 questions were raised in all; the detailed transcript lists every one.)');
+    expect(standard).not.toContain('Which stores answered your Reddit posts?');
+    const detailed = transcriptMarkdown(transcriptEntries(rec({ questionsForYou: chosen }), 'detailed'));
+    for (const q of raised) expect(detailed).toContain(`${q.question} (${q.name}, ${q.subProblemId})`);
+  });
+
+  it('shows a log from before the recommendation chose them as it was: every raised question', () => {
+    const old = transcriptMarkdown(transcriptEntries(rec({})));
+    expect(old).toContain('Open questions only you can answer (the plan depends on them):');
+    for (const q of raised) expect(old).toContain(q.question);
+  });
+});

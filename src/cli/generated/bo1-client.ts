@@ -615,6 +615,10 @@ export type Event_recommendation_completed = {
     steps: string[];
     tradeoffs: string[];
     confidence: "low" | "medium" | "high";
+    questionsForYou?: {
+        question: string;
+        changes: string;
+    }[];
     disclaimers: {
         kind: string;
         text: string;

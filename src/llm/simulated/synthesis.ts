@@ -89,7 +89,10 @@ function finalRecommendation(i: FinalInput, { r }: Ctx): FinalRecommendation {
   const steps = cores.map((x) => sentence(clip(ucFirst(x), 300)));
   const count = clamp(steps.length + r.int(1, 2), 3, 6);
   for (const s of B.SYNTHESIS.steps) if (steps.length < count) steps.push(s);
-  return { summary: clip(summary + open, 1500), conflicts: conflicts.slice(0, 5), steps: steps.slice(0, 6), tradeoffs: r.shuffle(B.SYNTHESIS.tradeoffs).slice(0, r.int(1, 2)), confidence: level };
+  // The few open questions that matter, repeats merged (the same words from two experts count once).
+  const asked = [...new Map(i.openQuestions.map((q) => [q.question.toLowerCase(), q] as const)).values()];
+  const questionsForYou = asked.slice(0, 3).map((q) => ({ question: clip(q.question, 300), changes: clip(`The ${q.subProblemId} decision rests on it: a different answer reopens that step of the plan.`, 300) }));
+  return { summary: clip(summary + open, 1500), conflicts: conflicts.slice(0, 5), steps: steps.slice(0, 6), tradeoffs: r.shuffle(B.SYNTHESIS.tradeoffs).slice(0, r.int(1, 2)), confidence: level, questionsForYou };
 }
 
 /** The clause of the latest turn that holds a figure (money, a share, a duration, a count), without its leading connective. */

@@ -21,17 +21,42 @@ export function Recommendation({ rec }: { rec: Data }) {
           </ul>
         </>
       )}
-      {(rec.openQuestions ?? []).length > 0 && (
+      {(rec.questionsForYou ?? []).length > 0 ? (
         <>
-          <h3>Open questions only you can answer</h3>
-          <ul>
-            {(rec.openQuestions as Data[]).map((q, i) => (
+          <h3>Questions for you: the answers would change the plan</h3>
+          <ul class="questions-for-you">
+            {(rec.questionsForYou as Data[]).map((q, i) => (
               <li key={i}>
-                {q.question} <span class="muted">({q.name})</span>
+                {q.question} <span class="muted">{q.changes}</span>
               </li>
             ))}
           </ul>
+          {(rec.openQuestions ?? []).length > rec.questionsForYou.length && (
+            <details>
+              <summary>All {rec.openQuestions.length} questions the experts raised</summary>
+              <ul>
+                {(rec.openQuestions as Data[]).map((q, i) => (
+                  <li key={i}>
+                    {q.question} <span class="muted">({q.name})</span>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
         </>
+      ) : (
+        (rec.openQuestions ?? []).length > 0 && (
+          <>
+            <h3>Open questions only you can answer</h3>
+            <ul>
+              {(rec.openQuestions as Data[]).map((q, i) => (
+                <li key={i}>
+                  {q.question} <span class="muted">({q.name})</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )
       )}
       <p class="muted">Confidence: {String(rec.confidence)}</p>
       {(rec.disclaimers ?? []).map((d: Data) => (
