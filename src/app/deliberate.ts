@@ -49,7 +49,7 @@ export async function deliberate(e: Engine, prices: Prices, results: Results = {
   const recalled = await recallMemories(e, board.members.map((m) => m.code), statement);
   // Each expert's summaries of the sub-problems they finished, for the later ones they sit on (seed 000).
   const earlier = new Map<string, SubProblemSummary[]>();
-  const context: SubProblemContext = { framing, recalled, earlier, lessons, prices };
+  const context: SubProblemContext = { framing, panels: board.panels, recalled, earlier, lessons, prices };
 
   if (e.checkpoints) {
     const skipped = await oneAtATime(e, context, board.panels, results.subProblemResults);
@@ -122,6 +122,7 @@ interface SubProblemContext {
   /** Set when the person skipped to the final recommendation at a round checkpoint. */
   skipToFinal?: boolean;
   framing: Framing;
+  panels: Board['panels'];
   recalled: Record<string, RecalledMemory[]>;
   earlier: Map<string, SubProblemSummary[]>;
   lessons: string;
@@ -137,7 +138,11 @@ async function runSubProblem(e: Engine, c: SubProblemContext, sp: SubProblem, pa
   if (d.skipToFinal) c.skipToFinal = true;
   const v = await vote(e, sp, panel, d);
   const r = await synthesise(e, sp, panel, d, v, [...new Set([...sp.domains, ...c.framing.statement.domains])]);
-  for (const summary of await summariseExperts(e, sp, d, v)) {
+  // A summary feeds the expert's seat on a later sub-problem, or the memory this session contributes; otherwise nothing reads it.
+  const later = c.framing.order.slice(c.framing.order.indexOf(sp.id) + 1);
+  const contributes = e.memory !== null && e.memorySettings.contribute;
+  const needed = (code: string) => contributes || later.some((id) => c.panels[id]?.includes(code));
+  for (const summary of await summariseExperts(e, sp, d, v, needed)) {
     c.earlier.set(summary.persona, [...(c.earlier.get(summary.persona) ?? []), summary]);
   }
   return r;

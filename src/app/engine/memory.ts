@@ -119,10 +119,12 @@ export async function checkStances(
 /**
  * After a sub-problem: each expert who spoke summarises their position in
  * 50-100 tokens on the fast model, in parallel; the summaries are stored as
- * rows with the step that made them (phase `expert_memory`).
+ * rows with the step that made them (phase `expert_memory`). Only the
+ * experts `needed` says something will read (a later seat, the memory the
+ * session contributes) are asked.
  */
-export async function summariseExperts(e: Engine, sp: SubProblem, d: DebateOutcome, v: VoteOutcome): Promise<SubProblemSummary[]> {
-  const spoke = Object.keys(d.turnsByPersona);
+export async function summariseExperts(e: Engine, sp: SubProblem, d: DebateOutcome, v: VoteOutcome, needed: (code: string) => boolean = () => true): Promise<SubProblemSummary[]> {
+  const spoke = Object.keys(d.turnsByPersona).filter(needed);
   const out = await Promise.all(
     spoke.map((code) =>
       e.run.step(`${sp.id}/summary/${code}`, async (s) => {
