@@ -49,7 +49,7 @@ export async function deliberate(e: Engine, prices: Prices, results: Results = {
   const recalled = await recallMemories(e, board.members.map((m) => m.code), statement);
   // Each expert's summaries of the sub-problems they finished, for the later ones they sit on (seed 000).
   const earlier = new Map<string, SubProblemSummary[]>();
-  const context: SubProblemContext = { framing, panels: board.panels, recalled, earlier, lessons, prices };
+  const context: SubProblemContext = { framing, panels: board.panels, picks: board.picks, recalled, earlier, lessons, prices };
 
   if (e.checkpoints) {
     const skipped = await oneAtATime(e, context, board.panels, results.subProblemResults);
@@ -123,6 +123,7 @@ interface SubProblemContext {
   skipToFinal?: boolean;
   framing: Framing;
   panels: Board['panels'];
+  picks: Board['picks'];
   recalled: Record<string, RecalledMemory[]>;
   earlier: Map<string, SubProblemSummary[]>;
   lessons: string;
@@ -134,7 +135,9 @@ async function runSubProblem(e: Engine, c: SubProblemContext, sp: SubProblem, pa
     ? `Decided earlier by the board:\n${deps.map((d) => `- ${d.subProblemId}: ${d.synthesis.recommendation}`).join('\n')}\n`
     : '';
   const memory = await memoryForPanel(e, sp, panel, c.earlier, c.recalled);
-  const d = await debate(e, sp, panel, { decidedEarlier, memory, recalled: c.recalled, lessons: c.lessons }, c.prices);
+  // Seats the person asked for in words: the expert is told what for (`picks` is absent from a board step stored before seats carried it).
+  const requested = Object.fromEntries((c.picks?.[sp.id] ?? []).flatMap((s) => (s.wanted ? [[s.code, s.wanted] as const] : [])));
+  const d = await debate(e, sp, panel, { decidedEarlier, memory, recalled: c.recalled, lessons: c.lessons, requested }, c.prices);
   if (d.skipToFinal) c.skipToFinal = true;
   const v = await vote(e, sp, panel, d);
   const r = await synthesise(e, sp, panel, d, v, [...new Set([...sp.domains, ...c.framing.statement.domains])]);

@@ -26,6 +26,8 @@ export interface ExpertTurnInput {
   phase: DebatePhase;
   /** What memory gives this expert (earlier sub-problems, earlier sessions), rendered; '' for none. */
   memory: string;
+  /** The person asked for this seat in words; `close` false when no expert in the pool has that experience. */
+  requested?: { want: string; close: boolean } | null;
   /** The board record so far, one block per chapter (src/domain/debate/record.ts). */
   record: string[];
   /** This expert's latest stated position, if any. */
@@ -69,6 +71,14 @@ function respondTo(i: ExpertTurnInput): string {
   return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
+/** What the person asked for when they added this seat; never claim experience the persona does not have. */
+function requestedLine(r: { want: string; close: boolean } | null): string {
+  if (!r) return '';
+  return r.close
+    ? `\nThe person asked for "${r.want}" and added you for it.\n`
+    : `\nThe person asked for "${r.want}"; no one on the board has that experience, and you were added as the nearest. Bring what of your own experience applies and say plainly where it falls short; never claim experience you do not have.\n`;
+}
+
 const expertTurnVars = (i: ExpertTurnInput) => ({
   persona: i.persona,
   subProblem: i.subProblem,
@@ -79,6 +89,7 @@ const expertTurnVars = (i: ExpertTurnInput) => ({
   phase: i.phase,
   instruction: INSTRUCTIONS[i.phase],
   memory: i.memory ? `\n${i.memory}\n` : '',
+  requested: requestedLine(i.requested ?? null),
   inputs: respondTo(i),
   record: i.record,
   length: i.round === 1 ? '100-150 words' : '60-120 words',

@@ -19,6 +19,8 @@ export interface Seat {
 /** A seat as kept: who put it there. */
 export interface PanelSeat extends Seat {
   by: 'model' | 'policy' | 'person';
+  /** A seat the person asked for in words: what they asked for, and whether the pool had a close match. */
+  wanted?: { want: string; close: boolean };
 }
 
 /** What a panel is for: one sub-problem. */

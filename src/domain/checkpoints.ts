@@ -146,7 +146,8 @@ export interface ResolvedBoardEdit {
   remove: string[];
   /** Added codes, the wanted ones included; never a code the same edit removes. */
   add: string[];
-  wanted?: { want: string; code: string; name: string; title: string }[];
+  /** `close`: the match shares the want's words in its title or expertise; otherwise it is only the nearest the pool has. */
+  wanted?: { want: string; code: string; name: string; title: string; close?: boolean }[];
   /** The sub-problems whose panels the additions joined; all of them when absent. */
   subProblems?: string[];
 }
@@ -244,10 +245,11 @@ export function applyBoardEdit(
   const wanted: NonNullable<ResolvedBoardEdit['wanted']> = [];
   (edit.want ?? []).forEach((kind, i) => {
     const taken = new Set([...onBoard, ...add, ...remove]);
-    const match = bestFor(kind, pool.filter((p) => !taken.has(p.code)));
-    if (!match) throw inputError(`body.board.want.${i}`, `no expert off the board matches "${kind}"`);
+    const found = bestFor(kind, pool.filter((p) => !taken.has(p.code)));
+    if (!found) throw inputError(`body.board.want.${i}`, `no expert off the board matches "${kind}"`);
+    const { persona: match, score } = found;
     add.push(match.code);
-    wanted.push({ want: kind, code: match.code, name: match.name, title: match.title });
+    wanted.push({ want: kind, code: match.code, name: match.name, title: match.title, close: score >= CLOSE_MATCH });
   });
   const panels: Record<string, string[]> = {};
   for (const [id, codes] of Object.entries(board.panels)) {
@@ -260,13 +262,21 @@ export function applyBoardEdit(
   return { panels, edit: { remove, add, ...(wanted.length && { wanted }), ...(scope && { subProblems: scope }) } };
 }
 
+/**
+ * The relevance at which a match is close: one of the want's words in the
+ * expert's title (4), or in the expertise with one more anywhere. Under it
+ * the match is only the nearest the pool has, and the person and the expert
+ * are told so (a trial's "launched a paid app in the Shopify App Store"
+ * found a User Advocate on one word of her background).
+ */
+const CLOSE_MATCH = 4;
+
 /** The candidate whose title, expertise, concerns and background best answer the wanted kind (see `relevance`); pool order breaks ties. */
-function bestFor(kind: string, candidates: Persona[]): Persona | undefined {
-  let best: Persona | undefined;
-  let bestScore = 0;
+function bestFor(kind: string, candidates: Persona[]): { persona: Persona; score: number } | undefined {
+  let best: { persona: Persona; score: number } | undefined;
   for (const p of candidates) {
     const score = relevance(p, kind, wantWords(kind));
-    if (score > bestScore) [best, bestScore] = [p, score];
+    if (score > (best?.score ?? 0)) best = { persona: p, score };
   }
   return best;
 }

@@ -223,7 +223,7 @@ export const eventDataSchemas = {
         remove: z.array(z.string()),
         add: z.array(z.string()),
         wanted: z
-          .array(z.object({ want: z.string(), code: z.string(), name: z.string(), title: z.string() }))
+          .array(z.object({ want: z.string(), code: z.string(), name: z.string(), title: z.string(), close: z.boolean().optional().describe('false: no expert in the pool has that experience; this is the nearest') }))
           .optional()
           .describe('What each wanted kind of expert resolved to'),
         subProblems: z.array(z.string()).optional().describe('The sub-problems whose panels the additions joined; all when absent'),

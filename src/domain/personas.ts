@@ -23,7 +23,7 @@ export const nameOf = (code: string) => personaByCode(code)?.name ?? code;
 
 /** One line per persona, as the model choosing a board sees the pool. */
 export const personaSummary = (p: Persona): string =>
-  `${p.name}, ${p.title}: ${p.expertise.join(', ')}; ${p.riskTolerance} risk, ${p.timeHorizon}-term, ${p.optimism}`;
+  `${p.name}, ${p.title}: ${p.expertise.join(', ')}; covers ${p.domains.join(', ')}; ${p.riskTolerance} risk, ${p.timeHorizon}-term, ${p.optimism}`;
 
 /**
  * Words that say nothing about a kind of expert ("someone who has …"):

@@ -27,6 +27,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
   const seenDisclaimers = new Set<string>();
   // A resolution belongs where its checkpoint was asked (the resolved event does not repeat the sub-problem).
   const askedIn = new Map<string, string>();
+  /** Each sub-problem's straw options by letter, so the vote after the debate can name them by title. */
+  const strawTitles = new Map<unknown, Map<string, string>>();
   const subProblemOf = (e: Envelope) => {
     const d = e.data as Data;
     return (d.subProblemId as string | undefined) ?? (e.type === 'checkpoint.resolved' ? askedIn.get(d.checkpointId) : undefined) ?? null;
@@ -117,14 +119,18 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
       case 'vote.completed': {
         const t = d.tally as Data;
         const result = t.winner ? `option ${t.winner}` : t.deferred ? 'deferred (no supermajority for a one-way door)' : `a tie between ${joinAnd(t.tie as string[])}`;
-        add(e, 'tally', [`Votes: ${voteLine(t.distribution as Record<string, number>)}. ${t.why} Result: ${result}.`, ...effectLines(d.debateEffect as Data | undefined, names)].join('\n'), 'FACILITATOR');
+        add(e, 'tally', [`Votes: ${voteLine(t.distribution as Record<string, number>)}. ${t.why} Result: ${result}.`, ...effectLines(d.debateEffect as Data | undefined, names, strawTitles.get(d.subProblemId) ?? new Map())].join('\n'), 'FACILITATOR');
         break;
       }
       case 'vote.straw': {
-        const options = (d.options as Data[]).map((o) => `${o.id}. ${o.title}`).join('; ');
+        // By title, not letter: the final options are lettered A-D too, and mean other things (a trial read "moved from A to A").
+        const titles = new Map((d.options as Data[]).map((o) => [String(o.id), String(o.title)]));
+        strawTitles.set(d.subProblemId, titles);
         const skip = d.skipsDebate ? ' Unanimous and sure on a two-way door: the board goes straight to the vote.' : '';
-        const tally = (d.votes as Data[]).length ? voteLine(d.distribution as Record<string, number>) : 'no expert placed on an option';
-        if (debate) add(e, 'straw', `Straw vote on the opening positions: ${tally} (${options}).${skip}`, 'FACILITATOR');
+        const tally = (d.votes as Data[]).length
+          ? Object.entries(d.distribution as Record<string, number>).map(([id, n]) => `"${titles.get(id) ?? id}" ${n}`).join(' · ')
+          : 'no expert placed on an option';
+        if (debate) add(e, 'straw', `Straw vote on the opening positions: ${tally}.${skip}`, 'FACILITATOR');
         break;
       }
       case 'facts.recorded':
@@ -210,13 +216,13 @@ function boardText(d: Data, names: Map<string, string>): string {
 }
 
 /** The vote against the straw vote: did the debate change the outcome, and who moved. */
-function effectLines(effect: Data | undefined, names: Map<string, string>): string[] {
+function effectLines(effect: Data | undefined, names: Map<string, string>, straw: Map<string, string>): string[] {
   if (!effect || effect.changedOutcome === null || effect.changedOutcome === undefined) return [];
-  const head = effect.changedOutcome
-    ? `The debate changed the outcome: the straw vote ${effect.strawWinner ? `favoured ${effect.strawWinner}` : 'was split'}.`
-    : 'The debate confirmed what the straw vote on the opening positions chose.';
-  // The straw options and the final ones are lettered apart: name which list each letter is from.
-  const moved = ((effect.positionChanges ?? []) as Data[]).map((c) => `- ${names.get(c.persona) ?? c.persona} moved from the straw vote's ${c.from} to option ${c.to}: ${c.reason}`);
+  const favoured = effect.strawWinner ? `favoured "${straw.get(effect.strawWinner) ?? effect.strawWinner}"` : 'was split';
+  const head = effect.changedOutcome ? `The debate changed the outcome: the straw vote ${favoured}.` : 'The debate confirmed what the straw vote on the opening positions chose.';
+  // A straw position by its title (its letter is "A. title"), a final option by letter and title.
+  const strawTitle = (from: string) => `"${String(from).replace(/^[A-D]\.\s*/, '')}"`;
+  const moved = ((effect.positionChanges ?? []) as Data[]).map((c) => `- ${names.get(c.persona) ?? c.persona} moved from ${strawTitle(c.from)} in the straw vote to option ${c.to}: ${c.reason}`);
   return [head, ...moved];
 }
 

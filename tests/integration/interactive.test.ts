@@ -115,6 +115,9 @@ describe('an interactive session driven over HTTP', () => {
     expect((framing.subProblems as { title: string }[]).map((s) => s.title)).toContain('Runway reserve');
     const board = (await ofType(id, 'board.assembled')).at(-1)!.data;
     expect((board.members as { code: string }[]).map((m) => m.code)).toContain('legal_advisor');
+    // The seat asked for in words keeps what was asked, for that expert's prompts; "legal and compliance" is a close match.
+    const seat = Object.values(board.picks as Record<string, { code: string; wanted?: unknown }[]>).flat().find((s) => s.code === 'legal_advisor')!;
+    expect(seat.wanted).toEqual({ want: 'legal and compliance', close: true });
 
     // The intervention is answered in the next round, by the facilitator and the experts, and kept as a user intent.
     const next = interveneRound! + 1;

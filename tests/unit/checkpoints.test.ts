@@ -84,7 +84,7 @@ describe('editing the board', () => {
     expect(edit).toEqual({
       remove: ['growth_strategist'],
       add: ['legal_advisor'],
-      wanted: [{ want: 'legal compliance', code: 'legal_advisor', name: 'Hannah Whitfield', title: 'Legal & Compliance Advisor' }],
+      wanted: [{ want: 'legal compliance', code: 'legal_advisor', name: 'Hannah Whitfield', title: 'Legal & Compliance Advisor', close: true }],
     });
     expect(panels.sp1).toEqual(['financial_analyst', 'user_advocate', 'legal_advisor']);
     expect(panels.sp2).toEqual(['financial_analyst', 'risk_manager', 'legal_advisor']);
@@ -111,7 +111,7 @@ describe('editing the board', () => {
   it('never resolves a want to an expert the same edit removes, and matches it against expertise and background', () => {
     const { panels, edit } = applyBoardEdit(trialBoard, { remove: ['behavioral_psychologist'], add: ['technical_architect'], want: [trialWant] }, PERSONAS);
     expect(edit.add).toEqual(['technical_architect', 'fractional_cto']);
-    expect(edit.wanted).toEqual([{ want: trialWant, code: 'fractional_cto', name: 'Rosa Delgado', title: 'Fractional CTO' }]);
+    expect(edit.wanted).toEqual([{ want: trialWant, code: 'fractional_cto', name: 'Rosa Delgado', title: 'Fractional CTO', close: true }]);
     expect(Object.values(panels).flat()).not.toContain('behavioral_psychologist');
     // Whatever the pool, a removed expert is never the match: with only her left, the want is refused rather than resolved to her.
     const onlyHer = PERSONAS.filter((p) => p.code === 'behavioral_psychologist' || Object.values(trialBoard.panels).flat().includes(p.code));
@@ -133,6 +133,10 @@ describe('editing the board', () => {
     expect(want('someone who sells software to small service businesses')).toBe('sales_leader');
     expect(want('an accountant')).toBe('financial_analyst');
     expect(want('someone who has raised money from investors')).toBe('fundraising_advisor');
+    // A want the pool has no expert for resolves to the nearest, marked as such (the growth trial's App Store launcher).
+    const launcher = applyBoardEdit(trialBoard, { want: ['someone who has launched and grown a paid app in the Shopify App Store'] }, PERSONAS).edit.wanted![0]!;
+    expect(launcher.close).toBe(false);
+    expect(applyBoardEdit(trialBoard, { want: ['an accountant'] }, PERSONAS).edit.wanted![0]!.close).toBe(true);
     const { panels, edit } = applyBoardEdit(trialBoard, { want: ['someone who sells software to small service businesses'], sub_problems: ['sp2'] }, PERSONAS);
     expect(panels.sp2).toContain('sales_leader');
     expect([...panels.sp1!, ...panels.sp3!]).not.toContain('sales_leader');

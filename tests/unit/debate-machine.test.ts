@@ -512,3 +512,23 @@ describe('the straw vote after the opening round', () => {
     expect(run({ facilitator: unanimous('two_way'), turn: sure }, { maxRounds: 4 }, { ...S, debate: 'always' }).outcome.rounds).toBeGreaterThan(1);
   });
 });
+
+describe('a seat the person asked for in words', () => {
+  it("tells that expert, and only that one, what the person asked for, and when the board had only the nearest", async () => {
+    const { renderCall } = await import('../../src/calls/render');
+    const { loadPrompts } = await import('../../src/llm/prompts');
+    const want = 'someone who has launched a paid app in the Shopify App Store';
+    let state = startDebate(setup({ requested: { [PANEL[1]!]: { want, close: false } } }));
+    state = apply(state, { kind: 'started', startedAt: new Date(T0).toISOString() }, S);
+    expect(next(state, S).kind).toBe('open_round');
+    state = apply(state, { kind: 'round_opened', facts: [] }, S);
+    const action = next(state, S);
+    if (action.kind !== 'expert_turns') throw new Error(`expected the opening turns, got ${action.kind}`);
+    const byCode = new Map(action.turns.map((t) => [t.input.persona.code, t.input] as const));
+    expect(byCode.get(PANEL[1]!)!.requested).toEqual({ want, close: false });
+    for (const code of PANEL.filter((c) => c !== PANEL[1])) expect(byCode.get(code)?.requested ?? null).toBeNull();
+    const render = (input: ExpertTurnInput) => renderCall(openingStatementCall, input, loadPrompts(), { problem: 'p', context: 'c', caseMemory: '', board: '' }).user;
+    expect(render(byCode.get(PANEL[1]!)!)).toContain(`The person asked for "${want}"; no one on the board has that experience, and you were added as the nearest.`);
+    expect(render(byCode.get(PANEL[0]!)!)).not.toContain('The person asked for');
+  });
+});

@@ -155,7 +155,7 @@ describe('memory prompt templates', () => {
     ['anonymise', { text: 'As [PERSON_1] said\n---\nposition' }, /As \[PERSON_1\] said\n---\nposition/],
   ];
   // Version 1 unless a template was revised since (expert_summary 2: every turn, within a cap).
-  const versions: Record<string, string> = { expert_summary: '4' };
+  const versions: Record<string, string> = { expert_summary: '5' };
   it.each(cases)('%s parses, has stable system sections first, and renders', (name, vars, user) => {
     const t = all.get(name);
     const version = versions[name] ?? '1';
@@ -171,7 +171,7 @@ describe('memory prompt templates', () => {
   it('expert_summary puts the persona in a system section', () => {
     const out = render(all.get('expert_summary')!, { persona, subProblem: { id: 'sp1', title: 't' }, omitted: '', contributions: [], vote: 'v' });
     expect(out.system.join('\n')).toContain(`You are ${persona.name}`);
-    expect(out.user).toMatch(/50-100 tokens/);
+    expect(out.user).toMatch(/40-70 words/);
   });
 });
 

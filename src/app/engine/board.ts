@@ -88,8 +88,12 @@ export async function assembleBoard(e: Engine, f: Framing): Promise<Board> {
 function byPerson(code: string, edit: ResolvedBoardEdit): PanelSeat {
   const p = persona(code);
   const wanted = edit.wanted?.find((w) => w.code === code);
-  const rationale = wanted ? `${p.title}: asked for by the person as "${wanted.want}".` : `${p.title}: asked for by the person.`;
-  return { code, rationale, by: 'person' };
+  if (!wanted) return { code, rationale: `${p.title}: asked for by the person.`, by: 'person' };
+  const close = wanted.close ?? true;
+  const rationale = close
+    ? `${p.title}: asked for by the person as "${wanted.want}".`
+    : `${p.title}: the nearest the board has to "${wanted.want}", which no expert in the pool is; asked for by the person.`;
+  return { code, rationale, by: 'person', wanted: { want: wanted.want, close } };
 }
 
 const editNotes = (edit: ResolvedBoardEdit) => [
@@ -97,7 +101,10 @@ const editNotes = (edit: ResolvedBoardEdit) => [
   ...edit.add.map((c) => {
     const w = edit.wanted?.find((x) => x.code === c);
     const where = edit.subProblems ? ` to ${edit.subProblems.join(', ')}` : '';
-    return w ? `"${w.want}" resolved to ${w.name} (${w.title}), added${where}` : `added ${c}${where} at the person's request`;
+    if (!w) return `added ${c}${where} at the person's request`;
+    return w.close === false
+      ? `no expert in the pool has "${w.want}"; the nearest, ${w.name} (${w.title}), added${where}`
+      : `"${w.want}" resolved to ${w.name} (${w.title}), added${where}`;
   }),
 ];
 

@@ -1,3 +1,4 @@
+import { currentFacts } from '../../domain/debate/record';
 import { facilitatorRoundCall, moderatorCall, researchCall } from '../../calls/debate';
 import { evaluateRound, type RoundClock } from '../../domain/debate/evaluate';
 import { apply, next, type DebateAction, type DebateResult } from '../../domain/debate/machine';
@@ -20,6 +21,8 @@ export interface DebateInputs {
   memory: Record<string, ExpertMemory>;
   recalled: Record<string, RecalledMemory[]>;
   lessons: string;
+  /** Seats the person asked for in words, by persona code. */
+  requested?: Record<string, { want: string; close: boolean }>;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs:
     // Filled from the start step's stored result, so a replay's record opens the same way.
     personSaid: [],
     memory: Object.fromEntries(Object.entries(inputs.memory).map(([code, m]) => [code, m.text])),
+    requested: inputs.requested ?? {},
     lessons: inputs.lessons,
     checkStances: Object.keys(inputs.recalled).length > 0,
     budgetUsd: e.budgetUsd,
@@ -64,7 +68,8 @@ async function perform(e: Engine, sp: SubProblem, state: DebateState, a: Exclude
     }
     case 'open_round': {
       // The ledger as it stands now (siblings run in parallel), stored with the step: a replay reads the same facts.
-      const opened = await e.run.step(a.key, () => ({ result: { facts: e.run.board().facts } as { facts: LedgerFact[] } | null, events: a.events }));
+      // As it stands: a fact replaced before this sub-problem saw it is never shown (a trial's experts cited replaced figures).
+      const opened = await e.run.step(a.key, () => ({ result: { facts: currentFacts(e.run.board().facts) } as { facts: LedgerFact[] } | null, events: a.events }));
       return { kind: 'round_opened', facts: opened?.facts ?? [] };
     }
     case 'expert_turns': {

@@ -241,6 +241,10 @@ export type Event_checkpoint_resolved = {
             code: string;
             name: string;
             title: string;
+            /**
+             * false: no expert in the pool has that experience; this is the nearest
+             */
+            close?: boolean;
         }[];
         /**
          * The sub-problems whose panels the additions joined; all when absent

@@ -23,6 +23,7 @@ export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertT
     maxRounds: setup.maxRounds,
     phase: r.phase,
     memory: setup.memory[code] ?? '',
+    requested: setup.requested?.[code] ?? null,
     record,
     previous: positions[code] ?? null,
     others: Object.entries(positions)

@@ -26,6 +26,8 @@ export interface DebateSetup {
   decidedEarlier: string;
   /** Per expert: what memory contributes to their prompt, rendered. */
   memory: Record<string, string>;
+  /** Seats the person asked for in words: what they asked for, and whether the expert is a close match or only the nearest. */
+  requested?: Record<string, { want: string; close: boolean }>;
   /** The person's messages to the board before this sub-problem started (interventions elsewhere), oldest first. */
   personSaid: string[];
   /** Lessons from earlier sessions, rendered for the facilitator; '' for none. */

@@ -1,4 +1,5 @@
 import type { Round, SessionModel, SubProblem, Utterance } from '../session-model';
+import type { Envelope } from '../events';
 import { Bars, Meter, Sparkline } from './charts';
 import { GenericEvent } from './generic';
 
@@ -144,7 +145,7 @@ function Votes({ sp, model }: { sp: SubProblem; model: SessionModel }) {
           <p class="muted">{t.why}</p>
         </div>
       )}
-      {sp.debateEffect && <DebateEffect effect={sp.debateEffect} model={model} />}
+      {sp.debateEffect && <DebateEffect effect={sp.debateEffect} model={model} straw={sp.straw} />}
     </div>
   );
 }
@@ -170,11 +171,12 @@ function Synthesis({ sp, model }: { sp: SubProblem; model: SessionModel }) {
 }
 
 /** What the debate bought, in the transcript's words: the final vote against the straw vote, and who moved and why. */
-function DebateEffect({ effect, model }: { effect: Record<string, any>; model: SessionModel }) {
+function DebateEffect({ effect, model, straw }: { effect: Record<string, any>; model: SessionModel; straw: Envelope[] }) {
   if (effect.changedOutcome === null || effect.changedOutcome === undefined) return null;
-  const head = effect.changedOutcome
-    ? `The debate changed the outcome: the straw vote ${effect.strawWinner ? `favoured ${effect.strawWinner}` : 'was split'}.`
-    : 'The debate confirmed what the straw vote on the opening positions chose.';
+  // Straw positions by title: the final options are lettered A-D too and mean other things.
+  const titles = new Map(((straw.at(-1)?.data.options ?? []) as Record<string, string>[]).map((o) => [o.id, o.title]));
+  const favoured = effect.strawWinner ? `favoured "${titles.get(effect.strawWinner) ?? effect.strawWinner}"` : 'was split';
+  const head = effect.changedOutcome ? `The debate changed the outcome: the straw vote ${favoured}.` : 'The debate confirmed what the straw vote on the opening positions chose.';
   return (
     <div class="debate-effect">
       <p>
@@ -184,7 +186,7 @@ function DebateEffect({ effect, model }: { effect: Record<string, any>; model: S
         <ul>
           {(effect.positionChanges as Record<string, string>[]).map((c) => (
             <li key={c.persona}>
-              {model.nameOf(c.persona ?? '')} moved from {c.from} to {c.to}: <span class="muted">{c.reason}</span>
+              {model.nameOf(c.persona ?? '')} moved from "{String(c.from).replace(/^[A-D]\.\s*/, '')}" in the straw vote to option {c.to}: <span class="muted">{c.reason}</span>
             </li>
           ))}
         </ul>
