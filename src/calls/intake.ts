@@ -6,12 +6,38 @@ export interface IntakeInput {
   context: string;
   /** Who will answer clarifying questions: the person (interactive) or nobody (automatic: each becomes its assumption). */
   mode: 'auto' | 'interactive';
+  /**
+   * Set when the statement is written again after the person answered the
+   * clarifying questions: the first statement, the assumptions it stood on
+   * (the unanswered questions' ones included) and the answers.
+   */
+  revise?: { statement: string; assumptions: string[]; answers: { question: string; answer: string }[] };
 }
 
 const MODE_NOTE: Record<IntakeInput['mode'], string> = {
   interactive: 'The person will see your clarifying questions and may answer them before the board starts; unanswered ones keep their assumption.',
   auto: 'This session runs automatically: nobody will answer clarifying questions. Each question you ask becomes its stated assumption, so ask only where the assumption itself should be visible to the person.',
 };
+
+/**
+ * The second pass, after the person's answers: two trials' boards kept
+ * working on assumptions the person had corrected, and the statement they
+ * confirmed still carried the old figures, because it was written before
+ * the answers and nothing wrote it again.
+ */
+const reviseNote = (r: NonNullable<IntakeInput['revise']>) =>
+  [
+    'You wrote this statement before the person answered your clarifying questions:',
+    r.statement,
+    '',
+    'The assumptions it stood on:',
+    ...r.assumptions.map((a) => `- ${a}`),
+    '',
+    'The person answered:',
+    ...r.answers.map((a) => `- ${a.question} — ${a.answer}`),
+    '',
+    "Write the statement again with their answers: put their figures and facts in it, keep the assumptions that still hold, correct or drop the ones an answer settles or contradicts, and add none they did not imply. Ask no more questions (`clarifications` empty): they have answered what they will before the board starts.",
+  ].join('\n');
 
 /** Intake: the problem statement, clarifying questions with their fallback assumptions, and the model's own safety screen. */
 export const problemStatementCall = defineCall<IntakeInput, ProblemStatement>({
@@ -22,6 +48,6 @@ export const problemStatementCall = defineCall<IntakeInput, ProblemStatement>({
   maxTokens: 1600,
   template: 'problem_statement',
   output: fixed(problemStatementSchema),
-  vars: (i) => ({ modeNote: MODE_NOTE[i.mode] }),
+  vars: (i) => ({ modeNote: i.revise ? reviseNote(i.revise) : MODE_NOTE[i.mode] }),
   estimate: { input: 1_500, output: 800 },
 });

@@ -106,6 +106,9 @@ describe('an interactive session driven over HTTP', () => {
     // Clarification answered: on the statement and in the case memory every prompt carries.
     const stated = await ofType(id, 'problem.stated');
     expect(stated[0]!.data.answers).toHaveLength(1);
+    // Written again with the answer (a second intake call), so the statement the person confirms carries what they said.
+    expect(stated[0]!.data.statement).toContain('About $40,000 a month of burn');
+    expect(final.usage.byPhase.intake.calls).toBe(2);
     expect(stated.at(-1)!.data).toMatchObject({ editedBy: 'person', statement: expect.stringContaining('paid law-firm pilot') });
     expect(JSON.stringify(final.case_memory.intents)).toContain('$40,000 a month');
 

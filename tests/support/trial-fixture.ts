@@ -91,6 +91,8 @@ function identity(text: string): Record<string, string> {
   if (round) id.round = round;
   if (sp) id.sp = sp;
   if (moderator) id.moderator = (moderator[1] ?? moderator[2])!;
+  // Intake runs twice when the person answered: the first statement, then the one written again with the answers.
+  if (text.includes('You are the facilitator at intake')) id.intake = text.includes('You wrote this statement before the person answered') ? 'revise' : 'first';
   return id;
 }
 
@@ -151,6 +153,14 @@ export function trialResponder(trial: Trial) {
     }
     // Which research requests get an answer follows the engine's routing rules, which changed after the recordings (questions
     // for the person, declined requests); a research call the recording lacks is answered by the simulated board and listed.
+    // Trials recorded before the statement was written again after the answers: the revision keeps the recorded statement.
+    if (!best && tool === 'problem_statement' && who.intake === 'revise') {
+      const first = recorded.find((r) => r.tool === tool && r.id.intake !== 'revise');
+      if (first) {
+        filled.push(text.slice(-200));
+        return { toolInput: { ...(first.answer as Record<string, unknown>), clarifications: [] }, toolName: tool };
+      }
+    }
     if (!best && tool === 'research') {
       filled.push(text.slice(-200));
       const json = forcedTool(body)!.input_schema;

@@ -37,9 +37,25 @@ export async function intake(e: Engine): Promise<ProblemStatement> {
       }))
     : null;
   const answers = clarified?.answers ?? [];
+  const open = questions.filter((q) => !answers.some((a) => a.id === q.id));
+  const assumptions = [...open.map((q) => q.assumption), ...proposed.assumptions];
+  // Answers given: the statement is written again with them, so what the board reads first is what the person said.
+  const revised = answers.length
+    ? await e.run.step('intake/revised', async (s) => ({
+        result: await s.call(problemStatementCall, {
+          problem: e.problem,
+          context: e.context,
+          mode: 'interactive',
+          revise: { statement: proposed.statement, assumptions, answers: answers.map((a) => ({ question: a.question, answer: a.answer })) },
+        }),
+      }))
+    : null;
+  if (revised && !revised.safety.allowed) throw new RefusedError('model_screen', revised.safety.reason, 'model');
   const stated = await e.run.step('intake/stated', () => {
-    const open = questions.filter((q) => !answers.some((a) => a.id === q.id));
-    const statement = { ...proposed, assumptions: [...open.map((q) => q.assumption), ...proposed.assumptions], ...(answers.length && { answers }) };
+    // A question asked again after the answers is kept as the assumption it states: the person answers once, before the board starts.
+    const statement = revised
+      ? { ...proposed, statement: revised.statement, domains: revised.domains, assumptions: [...revised.clarifications.map((c) => c.assumption), ...revised.assumptions], answers }
+      : { ...proposed, assumptions, ...(answers.length && { answers }) };
     return { result: statement, events: [event('problem.stated', statement)] };
   });
 

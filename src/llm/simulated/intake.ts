@@ -76,6 +76,20 @@ function problemStatement(i: IntakeInput, { r }: Ctx): ProblemStatement {
   const found = (Object.keys(B.FACTS) as B.Fact[]).filter((k) => f[k]).map((k) => clip(fill(B.ASSUMPTIONS[k], f), 300));
   const assumptions = found.length ? r.shuffle(found).slice(0, r.int(1, Math.min(3, found.length))) : [B.ASSUMPTIONS.none];
   const harm = B.HARMFUL.find(([re]) => re.test(all));
+  // Written again after the answers: the answers join the statement, the assumptions that stood are kept, nothing is asked again.
+  const revise = i.revise;
+  if (revise && !harm) {
+    const known = revise.answers.map((a) => noStop(a.answer)).join('; ');
+    return {
+      statement: clip(`${revise.statement} Known from the person: ${known}.`, 600),
+      clarifications: [],
+      assumptions: revise.assumptions.slice(0, 5).map((a) => clip(a, 300)),
+      domains: detectDomains(`${all} ${known}`),
+      category: categoryOf(problem, context),
+      vague: isVague(problem, context),
+      safety: { allowed: true, reason: 'ordinary business decision' },
+    };
+  }
   return {
     statement: restate(problem),
     clarifications: harm ? [] : clarifications(problem, context, f, r),
