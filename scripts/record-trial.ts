@@ -57,7 +57,8 @@ function requestBody(d: Record<string, any>): Record<string, unknown> {
     ...(d.answers && { answers: Object.fromEntries((d.answers as { id: string; answer: string }[]).map((a) => [a.id, a.answer])) }),
     ...(d.statement && { statement: d.statement }),
     ...(d.subProblems && { sub_problems: d.subProblems }),
-    ...(d.board && { board: d.board }),
+    // The resolved edit: wants as the codes they became (a replay needs no matching), its scope as the request names it.
+    ...(d.board && { board: { remove: d.board.remove, add: d.board.add, ...(d.board.subProblems && { sub_problems: d.board.subProblems }) } }),
     ...(d.message && { message: d.message }),
   };
 }

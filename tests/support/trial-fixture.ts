@@ -193,6 +193,18 @@ export interface Replayed {
  * checkpoint of an interactive trial answered with the recorded answer, else
  * `continue`; resolves once the session has ended.
  */
+/**
+ * A recorded checkpoint answer as a resolve request. Fixtures recorded
+ * before scripts/record-trial.ts wrote requests hold a board edit as it was
+ * resolved (`wanted`, `subProblems`), which the API refuses: its codes are
+ * sent as `add` and its scope as `sub_problems`.
+ */
+function asRequest(answer: Record<string, unknown>): Record<string, unknown> {
+  const board = answer.board as Record<string, unknown> | undefined;
+  if (!board || !('wanted' in board || 'subProblems' in board)) return answer;
+  return { ...answer, board: { remove: board.remove, add: board.add, ...(board.subProblems ? { sub_problems: board.subProblems } : {}) } };
+}
+
 export async function replayTrial(url: string, trial: Trial): Promise<Replayed> {
   const { problem, context, mode, settings } = trial.session;
   const id = await createSession(url, {
@@ -212,9 +224,13 @@ export async function replayTrial(url: string, trial: Trial): Promise<Replayed> 
     for (let cp = await nextCheckpoint(url, id, null, 120_000); cp; cp = await nextCheckpoint(url, id, last, 120_000)) {
       last = cp.id;
       const i = unasked.findIndex((a) => a.kind === cp.kind && a.subProblemId === cp.sub_problem_id && a.round === cp.round);
-      const body = i >= 0 ? unasked.splice(i, 1)[0]!.answer : { action: 'continue' };
+      const body = i >= 0 ? asRequest(unasked.splice(i, 1)[0]!.answer) : { action: 'continue' };
       const res = await resolve(url, id, cp.id, body);
-      if (res.status !== 202) refused.push(`${cp.kind}: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 202) {
+        // The checkpoint stays pending: waiting for the next one would only time out.
+        refused.push(`${cp.kind}: ${res.status} ${JSON.stringify(res.body)}`);
+        return { id, snapshot: await waitForStatus(url, id, ['awaiting_input', 'completed', 'failed', 'cancelled'], 10_000), unasked, refused };
+      }
     }
   }
   const snapshot = await waitForStatus(url, id, ['completed', 'failed', 'cancelled'], 180_000);
