@@ -93,19 +93,29 @@ async function oneAtATime(e: Engine, c: SubProblemContext, panels: Board['panels
   const { order, subProblems } = c.framing;
   for (const [i, id] of order.entries()) {
     const sp = subProblems.find((x) => x.id === id)!;
-    const next = i === 0
+    // What was just decided, shown before the next one starts (a trial's person never saw a result until the end).
+    const previous = i === 0 ? null : decidedBrief(order[i - 1]!, subProblems, done[order[i - 1]!]!);
+    const next = !previous
       ? null
       : await ask(e, 'next_sub_problem', `${id}.next`, () => ({
-          prompt: `${i} of ${order.length} sub-problems decided. Next: "${sp.title}". Continue, or skip to the final recommendation.`,
+          prompt: `Decided, "${previous.title}": ${previous.outcome}. ${i} of ${order.length} sub-problems decided. Next: "${sp.title}". Continue, or skip to the final recommendation.`,
           subProblemId: id,
-          proposal: { next: { id, title: sp.title }, done: i, total: order.length },
+          proposal: { next: { id, title: sp.title }, done: i, total: order.length, decided: previous },
         }));
     if (next?.action === 'skip_to_final') return skip(e, c, order.slice(i));
-    // `order` is topological, so every dependency is decided.
-    done[id] = await runSubProblem(e, c, sp, panels[id]!, sp.dependsOn.map((d) => done[d]!));
+    // One at a time, every earlier sub-problem is decided: the board sees all of them, not only the ones this depends on.
+    done[id] = await runSubProblem(e, c, sp, panels[id]!, order.slice(0, i).map((d) => done[d]!).filter(Boolean));
     if (c.skipToFinal) return skip(e, c, order.slice(i + 1));
   }
   return [];
+}
+
+/** A decided sub-problem as the next-sub-problem checkpoint shows it: the outcome and the recommendation. */
+function decidedBrief(id: string, subProblems: SubProblem[], r: SubProblemResult) {
+  const title = subProblems.find((x) => x.id === id)!.title;
+  const winner = r.options.options.find((o) => o.id === r.tally.winner);
+  const outcome = winner ? `option ${winner.id}, ${winner.title}` : r.tally.deferred ? 'deferred (no supermajority for a one-way door)' : 'a tie';
+  return { id, title, outcome, recommendation: r.synthesis.recommendation };
 }
 
 async function skip(e: Engine, c: SubProblemContext, ids: string[]): Promise<string[]> {

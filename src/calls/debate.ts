@@ -74,8 +74,9 @@ function respondTo(i: ExpertTurnInput): string {
 /** What the person asked for when they added this seat; never claim experience the persona does not have. */
 function requestedLine(r: { want: string; close: boolean } | null): string {
   if (!r) return '';
+  // Matched by words, not by a model: even a close match may miss what the person meant, so the expert is always asked to say so.
   return r.close
-    ? `\nThe person asked for "${r.want}" and added you for it.\n`
+    ? `\nThe person asked for "${r.want}" and you were added for it. Bring what of your own experience applies and say plainly where it falls short of that; never claim experience you do not have.\n`
     : `\nThe person asked for "${r.want}"; no one on the board has that experience, and you were added as the nearest. Bring what of your own experience applies and say plainly where it falls short; never claim experience you do not have.\n`;
 }
 

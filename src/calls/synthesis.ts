@@ -118,7 +118,7 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
     ],
     facts: i.facts.length ? `\nThe fact ledger (every fact the sub-problems recorded, oldest first):\n${i.facts.map((f) => `- ${ledgerLine(f)}`).join('\n')}\n` : '',
     openQuestions: i.openQuestions.length
-      ? `\nQuestions only the person can answer, still open (the experts' own words, repeats included):\n${i.openQuestions.map((q) => `- ${q.subProblemId}, ${q.name}: ${q.question}`).join('\n')}\n`
+      ? `\nQuestions the experts asked the person that no checkpoint answer took up, in their words, repeats included (some may be answered since, in what the person told the board: leave those out):\n${i.openQuestions.map((q) => `- ${q.subProblemId}, ${q.name}: ${q.question}`).join('\n')}\n`
       : '',
   }),
   estimate: { input: 3_500, output: 800 },

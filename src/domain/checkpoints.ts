@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from './errors';
 import type { Persona, SubProblem } from './model';
-import { relevance, wantWords } from './personas';
+import { distinctiveness, relevance, wantWords } from './personas';
 
 /**
  * Interactive checkpoints (spec 6, 12, 14.5): the moments a person steers
@@ -245,7 +245,7 @@ export function applyBoardEdit(
   const wanted: NonNullable<ResolvedBoardEdit['wanted']> = [];
   (edit.want ?? []).forEach((kind, i) => {
     const taken = new Set([...onBoard, ...add, ...remove]);
-    const found = bestFor(kind, pool.filter((p) => !taken.has(p.code)));
+    const found = bestFor(kind, pool.filter((p) => !taken.has(p.code)), pool);
     if (!found) throw inputError(`body.board.want.${i}`, `no expert off the board matches "${kind}"`);
     const { persona: match, score } = found;
     add.push(match.code);
@@ -263,19 +263,21 @@ export function applyBoardEdit(
 }
 
 /**
- * The relevance at which a match is close: one of the want's words in the
- * expert's title (4), or in the expertise with one more anywhere. Under it
- * the match is only the nearest the pool has, and the person and the expert
- * are told so (a trial's "launched a paid app in the Shopify App Store"
- * found a User Advocate on one word of her background).
+ * The relevance (weighted by how distinctive each word is) at which a match
+ * is close: a word few experts use, in the expert's title or expertise.
+ * Under it the match is only the nearest the pool has, and the person and
+ * the expert are told so (a trial's "launched a paid app in the Shopify App
+ * Store" found a User Advocate on one common word of her background).
  */
-const CLOSE_MATCH = 4;
+const CLOSE_MATCH = 2;
 
 /** The candidate whose title, expertise, concerns and background best answer the wanted kind (see `relevance`); pool order breaks ties. */
-function bestFor(kind: string, candidates: Persona[]): { persona: Persona; score: number } | undefined {
+function bestFor(kind: string, candidates: Persona[], pool: readonly Persona[]): { persona: Persona; score: number } | undefined {
   let best: { persona: Persona; score: number } | undefined;
+  const words = wantWords(kind);
+  const weight = distinctiveness(pool);
   for (const p of candidates) {
-    const score = relevance(p, kind, wantWords(kind));
+    const score = relevance(p, kind, words, weight);
     if (score > (best?.score ?? 0)) best = { persona: p, score };
   }
   return best;

@@ -48,15 +48,42 @@ const stem = (w: string) => (w.length > 5 ? w.replace(/(ing|ed|es|s)$/, '') : w.
  * word, at its best place). The weights say where a word means the most: a
  * "pricing" expert has it in the title, not in passing in a career story.
  */
-export function relevance(p: Persona, text: string, words: string[] = contentWords(text)): number {
+export function relevance(p: Persona, text: string, words: string[] = contentWords(text), weight: (word: string) => number = () => 1): number {
+  const vocab = vocabulary(p);
+  return words.reduce((n, word) => n + weight(word) * Math.max(0, ...vocab.map(([words, w]) => (words.some((v) => sameWord(word, v)) ? w : 0))), 0);
+}
+
+/** A persona's words by place, with the place's weight (see `relevance`). */
+function vocabulary(p: Persona): (readonly [string[], number])[] {
   const places: [string, number][] = [
     [`${p.title} ${p.code.replace(/_/g, ' ')}`, 4],
     [p.expertise.join(' '), 3],
     [[...p.domains, ...p.typicalConcerns].join(' '), 2],
     [[p.background, p.approach].join(' '), 1],
   ];
-  const vocab = places.map(([t, w]) => [contentWords(t), w] as const);
-  return words.reduce((n, word) => n + Math.max(0, ...vocab.map(([words, w]) => (words.some((v) => sameWord(word, v)) ? w : 0))), 0);
+  return places.map(([t, w]) => [contentWords(t), w] as const);
+}
+
+/**
+ * How much a word of a want tells experts apart, from 0 to about 0.8: the
+ * inverse of how many of the pool's experts use it anywhere, on a log
+ * scale. "Logistics" (one expert) decides; "small" and "software" (many
+ * backgrounds) hardly count. A trial's "someone who has sold software to
+ * logistics companies" found a Fractional CTO on "small SaaS" before.
+ */
+export function distinctiveness(pool: readonly Persona[] = PERSONAS): (word: string) => number {
+  const vocabs = pool.map((p) => vocabulary(p).flatMap(([w]) => w));
+  const n = pool.length;
+  const cache = new Map<string, number>();
+  return (word) => {
+    let v = cache.get(word);
+    if (v === undefined) {
+      const df = vocabs.filter((ws) => ws.some((x) => sameWord(word, x))).length;
+      v = Math.log((n + 1) / (df + 1)) / Math.log(n + 1);
+      cache.set(word, v);
+    }
+    return v;
+  };
 }
 
 const FAMILIES: Record<string, string[]> = expertWords.families;

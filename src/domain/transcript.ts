@@ -78,7 +78,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         if (debate) add(e, 'research', `Not researched: ${d.query} — ${d.reason}.`, 'RESEARCHER');
         break;
       case 'facilitator.message':
-        if (detailed || (debate && d.kind !== 'summary')) add(e, 'facilitator', d.text, 'FACILITATOR');
+        // The facilitator's relay of an intervention repeats the person's words, shown already as theirs (a trial read each twice).
+        if (detailed || (debate && d.kind !== 'summary' && d.kind !== 'intervention')) add(e, 'facilitator', d.text, 'FACILITATOR');
         break;
       case 'moderator.intervened':
         if (debate) add(e, 'moderator', d.text, `MODERATOR (${String(d.moderator).toUpperCase()})`);

@@ -3,11 +3,11 @@ import { z } from 'zod';
 /**
  * An expert's summary of its own contributions to one sub-problem (seed 000):
  * the memory it gets in later sub-problems, and — anonymised — across
- * sessions. 50-100 tokens of prose; the position is kept apart so a later
+ * sessions. 40-70 words of prose; the position is kept apart so a later
  * position can be compared with it (stanceChanged).
  */
 export const expertSummarySchema = z.object({
-  summary: z.string().min(20).max(700).describe('50-100 tokens: the position, the key numbers and reasoning, confidence and conditions'),
+  summary: z.string().min(20).max(700).describe('40-70 words: the position, the key numbers and reasoning, confidence and conditions'),
   position: z.string().min(3).max(200).describe('The stance in one line'),
   confidence: z.number().min(0).max(1),
   conditions: z.array(z.string().max(200)).max(3).describe('What the position depends on; 0-3'),

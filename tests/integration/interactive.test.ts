@@ -95,6 +95,10 @@ describe('an interactive session driven over HTTP', () => {
     expect(final.checkpoint).toBeNull();
     expect(new Set(seen.map((c) => c.kind))).toEqual(new Set(['clarification', 'statement', 'sub_problems', 'board', 'round_end', 'next_sub_problem']));
     expect(new Set(seen.map((c) => c.id)).size).toBe(seen.length);
+    // Before the next sub-problem, the person sees what was just decided.
+    const nextUp = seen.find((c) => c.kind === 'next_sub_problem')!;
+    expect(nextUp.proposal.decided).toMatchObject({ id: 'sp1', outcome: expect.stringMatching(/^option [A-D], |deferred|tie/), recommendation: expect.any(String) });
+    expect(nextUp.prompt).toContain(`Decided, "${nextUp.proposal.decided.title}"`);
 
     const log = await events(id);
     const requested = log.filter((e) => e.type === 'checkpoint.requested');

@@ -134,8 +134,13 @@ describe('editing the board', () => {
     expect(want('an accountant')).toBe('financial_analyst');
     expect(want('someone who has raised money from investors')).toBe('fundraising_advisor');
     // A want the pool has no expert for resolves to the nearest, marked as such (the growth trial's App Store launcher).
-    const launcher = applyBoardEdit(trialBoard, { want: ['someone who has launched and grown a paid app in the Shopify App Store'] }, PERSONAS).edit.wanted![0]!;
+    // With the marketing director already on the board (as in the trial), what is left shares only common words.
+    const withMarketer = { panels: { ...trialBoard.panels, sp2: [...trialBoard.panels.sp2, 'brand_marketer'] } };
+    const launcher = applyBoardEdit(withMarketer, { want: ['someone who has launched and grown a paid app in the Shopify App Store'] }, PERSONAS).edit.wanted![0]!;
     expect(launcher.close).toBe(false);
+    // A distinctive word decides over common ones: logistics, not "small SaaS" (the product trial's Fractional CTO).
+    const withSales = { panels: { ...trialBoard.panels, sp1: [...trialBoard.panels.sp1, 'sales_leader'] } };
+    expect(applyBoardEdit(withSales, { want: ['someone who has actually sold software to small logistics companies and 3PLs'] }, PERSONAS).edit.wanted![0]!.code).toBe('supply_chain_lead');
     expect(applyBoardEdit(trialBoard, { want: ['an accountant'] }, PERSONAS).edit.wanted![0]!.close).toBe(true);
     const { panels, edit } = applyBoardEdit(trialBoard, { want: ['someone who sells software to small service businesses'], sub_problems: ['sp2'] }, PERSONAS);
     expect(panels.sp2).toContain('sales_leader');

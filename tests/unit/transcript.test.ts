@@ -75,3 +75,19 @@ describe('the questions left for the person', () => {
     for (const q of raised) expect(old).toContain(q.question);
   });
 });
+
+describe("the person's interventions", () => {
+  const events = JSON.parse(readFileSync(new URL('../fixtures/trials/tech-debt-interactive/events.json', import.meta.url), 'utf8')) as Envelope[];
+  const said = events.filter((e) => e.type === 'checkpoint.resolved' && e.data.action === 'intervene').map((e) => String(e.data.message));
+
+  it("reads once, as the person's, and the facilitator's relay of it only in the detailed transcript", () => {
+    expect(said.length).toBeGreaterThan(0);
+    const standard = transcriptMarkdown(transcriptEntries(events));
+    const detailed = transcriptMarkdown(transcriptEntries(events, 'detailed'));
+    for (const m of said) {
+      const start = m.slice(0, 60);
+      expect(standard.split(start).length - 1, start).toBe(1);
+      expect(detailed.split(start).length - 1, start).toBe(2);
+    }
+  });
+});

@@ -118,7 +118,7 @@ export async function checkStances(
 
 /**
  * After a sub-problem: each expert who spoke summarises their position in
- * 50-100 tokens on the fast model, in parallel; the summaries are stored as
+ * 40-70 words on the fast model, in parallel; the summaries are stored as
  * rows with the step that made them (phase `expert_memory`). Only the
  * experts `needed` says something will read (a later seat, the memory the
  * session contributes) are asked.

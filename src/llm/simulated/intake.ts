@@ -84,7 +84,7 @@ function problemStatement(i: IntakeInput, { r }: Ctx): ProblemStatement {
       statement: clip(`${revise.statement} Known from the person: ${known}.`, 600),
       clarifications: [],
       assumptions: revise.assumptions.slice(0, 5).map((a) => clip(a, 300)),
-      domains: detectDomains(`${all} ${known}`),
+      domains: detectDomains(all),
       category: categoryOf(problem, context),
       vague: isVague(problem, context),
       safety: { allowed: true, reason: 'ordinary business decision' },

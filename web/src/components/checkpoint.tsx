@@ -70,9 +70,16 @@ function KindForm({ cp, send }: { cp: PendingCheckpoint; send: Answer }) {
       return <RoundEnd proposal={p} canIntervene={cp.actions.includes('intervene')} send={send} />;
     case 'next_sub_problem':
       return (
-        <p>
-          Next: <b>{p.next?.title}</b> ({p.done} of {p.total} decided)
-        </p>
+        <>
+          {p.decided && (
+            <p class="decided">
+              Decided, <b>{p.decided.title}</b>: {p.decided.outcome}. <span class="muted">{p.decided.recommendation}</span>
+            </p>
+          )}
+          <p>
+            Next: <b>{p.next?.title}</b> ({p.done} of {p.total} decided)
+          </p>
+        </>
       );
     default:
       return null;
