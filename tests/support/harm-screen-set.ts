@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { screenRequest } from '../../src/domain/guardrails';
+import { screenRequest, type ScreenResult } from '../../src/domain/guardrails';
+import { categoryVerdict, cuesWith, shippedScreen } from '../../src/domain/harm-screen';
+import { combine, readVector, type HarmSemanticModel } from '../../src/domain/harm-semantic';
+import type { Embedder } from '../../src/ports/embeddings';
 
 /**
  * The harm screen's labelled set (tests/fixtures/harm-screen.json) and how
@@ -44,10 +47,13 @@ export interface Score {
   refused: string[];
 }
 
-export function score(harmful: HarmfulExample[], benign: string[]): Score {
-  const verdicts = harmful.map((h) => ({ h, r: screenRequest(h.text) }));
+/** A screen's verdict on one text; the rules' by default. */
+export type Verdict = (text: string) => ScreenResult;
+
+export function score(harmful: HarmfulExample[], benign: string[], verdict: Verdict = screenRequest): Score {
+  const verdicts = harmful.map((h) => ({ h, r: verdict(h.text) }));
   const caught = verdicts.filter((v) => !v.r.allowed);
-  const refused = benign.filter((b) => !screenRequest(b).allowed);
+  const refused = benign.filter((b) => !verdict(b).allowed);
   return {
     harmful: harmful.length,
     benign: benign.length,
@@ -64,4 +70,37 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** One line per figure: "held out (54 harmful, 58 benign): recall 94.4%, false refusals 0.0%, category agreement 96.1%". */
 export function describeScore(label: string, s: Score): string {
   return `${label} (${s.harmful} harmful, ${s.benign} benign): recall ${pct(s.recall)}, false refusals ${pct(s.falseRefusals)}, category agreement ${pct(s.categoryAgreement)}`;
+}
+
+/** The three screens the bench and the test compare. */
+export type Layer = 'rules' | 'semantic' | 'combined';
+export const LAYERS: readonly Layer[] = ['rules', 'semantic', 'combined'];
+
+/**
+ * Verdicts of each layer on `texts`, embedded in batches first (one request
+ * at a time would take ~15 ms each): the rules alone, the semantic layer
+ * alone (probability at or above its threshold, nothing else), and the two
+ * combined as intake combines them (src/app/request-screen.ts).
+ */
+export async function layeredVerdicts(texts: string[], encoder: Embedder, model: HarmSemanticModel): Promise<Record<Layer, Verdict>> {
+  const unique = [...new Set(texts)];
+  const vectors = new Map<string, number[]>();
+  for (let i = 0; i < unique.length; i += 64) {
+    const batch = unique.slice(i, i + 64);
+    (await encoder.embed(batch)).forEach((v, k) => vectors.set(batch[k]!, v));
+  }
+  const rules = shippedScreen();
+  const read = (text: string) => {
+    const v = vectors.get(text);
+    if (!v) throw new Error('text was not embedded');
+    return readVector(model, v);
+  };
+  return {
+    rules: screenRequest,
+    semantic: (text) => {
+      const r = read(text);
+      return r.probability >= model.refuseAt ? categoryVerdict(rules, r.category) : { allowed: true, category: 'ok', reason: rules.allowedReason };
+    },
+    combined: (text) => combine(model, screenRequest(text), read(text), cuesWith(rules, text), (c) => categoryVerdict(rules, c), rules.allowedReason),
+  };
 }
