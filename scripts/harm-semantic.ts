@@ -10,7 +10,12 @@ import { harmSemanticFileSchema, type HarmSemanticModel } from '../src/domain/ha
  *   node --import tsx scripts/harm-semantic.ts
  *
  * 1. Every training request is embedded with the sentence encoder the
- *    service runs (the same vectors it will see).
+ *    service runs (the same vectors it will see), once as written and once
+ *    with a few of the fixture's harmless `contexts` sentences before or
+ *    after it, as a real request carries its context; strings of context
+ *    sentences alone are added as harmless. Without them the layer had
+ *    only seen one-line questions, and read any long request with numbers
+ *    and constraints as harmful.
  * 2. An L2-regularised logistic regression (harmful vs hard negative) is
  *    fitted by Newton's method; the regularisation, the refusal threshold
  *    and the threshold that overrules a rule are all chosen on out-of-fold
@@ -23,8 +28,8 @@ import { harmSemanticFileSchema, type HarmSemanticModel } from '../src/domain/ha
  */
 
 /** The splits learnt from (see the fixture's `about`). */
-const TRAIN_SPLITS = ['tune', 'tuneAdded'] as const;
-const LAMBDAS = [0.003, 0.01, 0.03, 0.1, 0.3, 1];
+const TRAIN_SPLITS = ['tune', 'tuneAdded', 'semanticAdded'] as const;
+const LAMBDAS = [0.01, 0.03, 0.1, 0.3, 1];
 const FOLDS = 5;
 /**
  * Share of the training hard negatives (out of fold, after cue excuses) the
@@ -35,9 +40,20 @@ const FOLDS = 5;
 const FALSE_REFUSAL_BUDGET = 0.01;
 /** Share of the training harmful requests (out of fold) a rule's refusal may be overruled on. */
 const OVERRULE_RECALL_COST = 0.02;
-/** Cues anywhere in a request that excuse a semantic refusal: those the rules read in the whole sentence (not the positional `prevention` and `negation`). */
-const EXCUSED_BY = ['legality', 'defence', 'victim', 'own_side', 'fair_treatment', 'about_others'];
+/**
+ * Cues anywhere in a request that excuse a semantic refusal: the plainly
+ * lawful or defensive ones ("legally", "how to spot fake reviews", "pay
+ * equity"). Not the positional `prevention` and `negation`, which the rules
+ * read against the act's place, nor the broad `victim` ("… about us"),
+ * `own_side` and `about_others`, which in a whole request excuse too much
+ * ("make the journalist who wrote about us afraid").
+ */
+const EXCUSED_BY = ['legality', 'defence', 'fair_treatment'];
 const NEVER_OVERRULED = ['self_harm'];
+/** Context sentences added to each training request's copy: between these, at random. */
+const CONTEXT_SENTENCES = [1, 5] as const;
+/** Harmless examples made of context sentences alone. */
+const CONTEXT_ONLY = 200;
 /** The fixture's older name for a category. */
 const RENAMED: Record<string, string> = { privacy_intrusion: 'intrusion' };
 
@@ -46,17 +62,44 @@ interface Example {
   text: string;
   harmful: boolean;
   category: string;
+  /** The written example this one was made from (its own index if written): a copy stays in its original's fold. */
+  origin: number;
 }
 
-function trainingExamples(): Example[] {
-  const set = JSON.parse(readFileSync(new URL('../tests/fixtures/harm-screen.json', import.meta.url), 'utf8')) as {
-    harmful: Record<string, { text: string; category: string }[]>;
-    benign: Record<string, string[]>;
-  };
+interface Fixture {
+  contexts: string[];
+  harmful: Record<string, { text: string; category: string }[]>;
+  benign: Record<string, string[]>;
+}
+
+const fixture = (): Fixture => JSON.parse(readFileSync(new URL('../tests/fixtures/harm-screen.json', import.meta.url), 'utf8')) as Fixture;
+
+function writtenExamples(set: Fixture): Omit<Example, 'origin'>[] {
   return TRAIN_SPLITS.flatMap((split) => [
     ...set.harmful[split]!.map((h) => ({ split, text: h.text, harmful: true, category: RENAMED[h.category] ?? h.category })),
     ...set.benign[split]!.map((text) => ({ split, text, harmful: false, category: 'ok' })),
   ]);
+}
+
+/** The written examples, each followed by its copy with context around it, then context alone (deterministic). */
+function trainingExamples(set: Fixture, random: () => number): Example[] {
+  const written = writtenExamples(set).map((e, origin) => ({ ...e, origin }));
+  const pick = (min: number, max: number) => {
+    const n = min + Math.floor(random() * (max - min + 1));
+    return Array.from({ length: n }, () => set.contexts[Math.floor(random() * set.contexts.length)]!).join(' ');
+  };
+  const withContext = written.map((e) => {
+    const context = pick(...CONTEXT_SENTENCES);
+    return { ...e, split: `${e.split}+context`, text: random() < 0.5 ? `${e.text}\n${context}` : `${context}\n${e.text}` };
+  });
+  const contextOnly = Array.from({ length: CONTEXT_ONLY }, (_, i) => ({
+    split: 'contexts',
+    text: pick(2, 6),
+    harmful: false,
+    category: 'ok',
+    origin: written.length + i,
+  }));
+  return [...written, ...withContext, ...contextOnly];
 }
 
 // ─────────────── logistic regression (Newton's method, L2 on the weights) ───────────────
@@ -132,23 +175,27 @@ const probability = (w: Float64Array, x: Float64Array) => sigmoid(x.reduce((s, x
 
 // ─────────────── choosing the settings out of fold ───────────────
 
-/** A fixed shuffle (mulberry32), so the folds are the same on every run. */
-function folds(n: number): number[] {
-  let seed = 20261125;
-  const random = () => {
+/** A seeded generator (mulberry32), so the copies and folds are the same on every run. */
+function seeded(seed: number): () => number {
+  return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Each example's fold: a fixed shuffle of the written examples, a copy in its original's fold. */
+function folds(origins: number[], random: () => number): number[] {
+  const n = Math.max(...origins) + 1;
   const order = Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
-  const fold = new Array<number>(n);
-  order.forEach((idx, k) => (fold[idx] = k % FOLDS));
-  return fold;
+  const foldOf = new Array<number>(n);
+  order.forEach((origin, k) => (foldOf[origin] = k % FOLDS));
+  return origins.map((o) => foldOf[o]!);
 }
 
 function outOfFold(X: Float64Array[], y: boolean[], lambda: number, fold: number[]): number[] {
@@ -178,42 +225,50 @@ const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 *
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 async function main(): Promise<void> {
-  const examples = trainingExamples();
+  const set = fixture();
+  const examples = trainingExamples(set, seeded(20261125));
+  const written = examples.map((e, i) => e.origin === i && e.split !== 'contexts');
   const screen = shippedScreen();
   const excused = examples.map((e) => [...cuesWith(screen, e.text)].some((c) => EXCUSED_BY.includes(c)));
   const t0 = performance.now();
   const encoder = await createSentenceEncoder();
   if (encoder.name !== SENTENCE_ENCODER_NAME) throw new Error(`unexpected encoder ${encoder.name}`);
   const vectors = await encoder.embed(examples.map((e) => e.text));
-  console.log(`embedded ${examples.length} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`embedded ${examples.length} requests (${written.filter(Boolean).length} as written) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const X = vectors.map((v) => Float64Array.from(v));
   const y = examples.map((e) => e.harmful);
-  const fold = folds(examples.length);
+  const fold = folds(
+    examples.map((e) => e.origin),
+    seeded(7),
+  );
 
   let best: { lambda: number; recall: number; scores: number[]; refuseAt: number } | undefined;
   for (const lambda of LAMBDAS) {
     const scores = outOfFold(X, y, lambda, fold);
-    // A cue-excused request is never refused by this layer, so it does not count against the budget.
-    const refuseAt = thresholdFor(
-      scores.filter((_, i) => !y[i] && !excused[i]),
-      FALSE_REFUSAL_BUDGET,
-    );
+    // Within budget on the written hard negatives and on the copies with context alike. A
+    // cue-excused request is never refused by this layer, so it does not count against the budget.
+    const negatives = (asWritten: boolean) => scores.filter((_, i) => !y[i] && !excused[i] && written[i] === asWritten);
+    const refuseAt = Math.max(thresholdFor(negatives(true), FALSE_REFUSAL_BUDGET), thresholdFor(negatives(false), FALSE_REFUSAL_BUDGET));
     const refused = scores.map((s, i) => s >= refuseAt && !excused[i]);
-    const recall = share(refused.filter((_, i) => y[i]));
-    console.log(`λ ${lambda}: out-of-fold recall ${pct(recall)} at ${pct(share(refused.filter((_, i) => !y[i])))} false refusals (refuse at ${refuseAt.toFixed(3)})`);
+    const of = (harmful: boolean, asWritten: boolean) => share(refused.filter((_, i) => y[i] === harmful && written[i] === asWritten));
+    const recall = of(true, true);
+    console.log(
+      `λ ${lambda}: out of fold, as written: recall ${pct(recall)}, false refusals ${pct(of(false, true))}; ` +
+        `with context: ${pct(of(true, false))}, ${pct(of(false, false))} (refuse at ${refuseAt.toFixed(3)})`,
+    );
     if (!best || recall > best.recall) best = { lambda, recall, scores, refuseAt };
   }
   const { lambda, scores, refuseAt } = best!;
-  const harmfulScores = scores.filter((_, i) => y[i]).sort((a, b) => a - b);
+  const harmfulScores = scores.filter((_, i) => y[i] && written[i]).sort((a, b) => a - b);
   const overruleBelow = harmfulScores[Math.floor(OVERRULE_RECALL_COST * harmfulScores.length)]!;
-  const overruled = share(scores.filter((_, i) => !y[i]).map((s) => s < overruleBelow));
+  const overruled = share(scores.filter((_, i) => !y[i] && written[i]).map((s) => s < overruleBelow));
   console.log(`chosen λ ${lambda}; a rule is overruled below ${overruleBelow.toFixed(4)} (out of fold: ${pct(OVERRULE_RECALL_COST)} of harmful requests, ${pct(overruled)} of hard negatives)`);
 
   const w = fitLogistic(X, y, lambda);
   const categories = [...new Set(examples.filter((e) => e.harmful).map((e) => e.category))].sort();
   const centroids = Object.fromEntries(
     categories.map((c) => {
-      const members = X.filter((_, i) => examples[i]!.category === c);
+      const members = X.filter((_, i) => written[i] && examples[i]!.category === c);
       const mean = Array.from(members[0]!, (_, k) => members.reduce((s, x) => s + x[k]!, 0) / members.length);
       const norm = Math.hypot(...mean);
       return [c, mean.map((x) => round(x / norm, 5))];
@@ -221,16 +276,19 @@ async function main(): Promise<void> {
   );
   const trainedOn = Object.fromEntries(
     TRAIN_SPLITS.map((split) => {
-      const of = examples.filter((e) => e.split === split);
+      const of = examples.filter((e, i) => written[i] && e.split === split);
       return [split, { harmful: of.filter((e) => e.harmful).length, benign: of.filter((e) => !e.harmful).length }];
     }),
   );
   const model: HarmSemanticModel = {
     about:
-      'Generated by scripts/harm-semantic.ts: the harm screen\'s semantic layer, a logistic regression over the sentence encoder\'s vector of a request (src/domain/harm-semantic.ts). Learnt from the fixture splits in `trainedOn` only; the settings in `chosen` come from a 5-fold cross-validation on them. Do not edit by hand: regenerate.',
+      'Generated by scripts/harm-semantic.ts: the harm screen\'s semantic layer, a logistic regression over the sentence encoder\'s vector of a request (src/domain/harm-semantic.ts). Learnt from the fixture splits in `trainedOn` only, each request also with harmless context sentences (the fixture\'s `contexts`) around it; the settings in `chosen` come from a 5-fold cross-validation on them. Do not edit by hand: regenerate.',
     encoder: SENTENCE_ENCODER_NAME,
     trainedOn,
     chosen: {
+      contextSentences: set.contexts.length,
+      copiesWithContext: written.filter(Boolean).length,
+      contextOnly: CONTEXT_ONLY,
       lambdas: LAMBDAS,
       lambda,
       folds: FOLDS,

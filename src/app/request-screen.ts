@@ -1,6 +1,6 @@
 import semanticFile from '../data/harm-semantic.json' with { type: 'json' };
 import { categoryVerdict, cuesWith, screenRequest, shippedScreen } from '../domain/harm-screen';
-import { combine, harmSemanticFileSchema, readVector, type Combined, type HarmSemanticModel } from '../domain/harm-semantic';
+import { combine, harmSemanticFileSchema, readingWindows, readVectors, type Combined, type HarmSemanticModel } from '../domain/harm-semantic';
 import type { Embedder } from '../ports/embeddings';
 
 /**
@@ -57,14 +57,14 @@ export function semanticRequestScreen(deps: SemanticScreenDeps): SemanticScreen 
       const byRules = screenRequest(text);
       const e = await load();
       if (!e) return { ...byRules, by: 'rules-only' };
-      let vector: number[];
+      let vectors: number[][];
       try {
-        [vector] = (await e.embed([text])) as [number[]];
+        vectors = await e.embed(readingWindows(text));
       } catch (err) {
         deps.warn('harm screen: the sentence encoder failed on a request; screened with the rules alone', { err: String(err) });
         return { ...byRules, by: 'rules-only' };
       }
-      return combine(model, byRules, readVector(model, vector), cuesWith(rules, text), (c) => categoryVerdict(rules, c), rules.allowedReason);
+      return combine(model, byRules, readVectors(model, vectors), cuesWith(rules, text), (c) => categoryVerdict(rules, c), rules.allowedReason);
     },
   };
 }

@@ -19,6 +19,9 @@ import type { Embedder } from '../ports/embeddings';
 /** Name of the encoder, written into the semantic model file it was trained with: a model trained on other vectors is refused. */
 export const SENTENCE_ENCODER_NAME = 'use-lite-512@energetic-ai-0.2.0';
 
+/** Texts per call to the model: the WebAssembly runs on the main thread, so small batches let the event loop in between. */
+const BATCH = 16;
+
 const normalise = (v: number[]): number[] => {
   const norm = Math.hypot(...v);
   return norm > 0 ? v.map((x) => x / norm) : v;
@@ -33,8 +36,12 @@ export async function createSentenceEncoder(): Promise<Embedder> {
     const todo = texts.map((t, i) => [t.trim(), i] as const).filter(([t]) => t.length > 0);
     const out: number[][] = texts.map(() => new Array<number>(512).fill(0));
     if (todo.length === 0) return out;
-    const vectors = await model.embed(todo.map(([t]) => t));
-    todo.forEach(([, i], k) => (out[i] = normalise(vectors[k]!)));
+    // In batches: one call on thousands of texts runs the WebAssembly heap out of bounds.
+    for (let b = 0; b < todo.length; b += BATCH) {
+      const batch = todo.slice(b, b + BATCH);
+      const vectors = await model.embed(batch.map(([t]) => t));
+      batch.forEach(([, i], k) => (out[i] = normalise(vectors[k]!)));
+    }
     return out;
   };
   const { same, different } = calibrationFrom(await embed(CALIBRATION_TEXTS));
