@@ -40,7 +40,10 @@ export function semanticRequestScreen(deps: SemanticScreenDeps): SemanticScreen 
   for (const category of Object.keys(model.centroids)) if (!rules.reasons.has(category)) throw new Error(`semantic model names unknown category ${category}`);
   let encoder: Promise<Embedder | null> | undefined;
   const load = () =>
-    (encoder ??= deps.encoder().then(
+    // Through then(), so an encoder factory that throws rather than rejects falls back too.
+    (encoder ??= Promise.resolve()
+      .then(() => deps.encoder())
+      .then(
       (e) => {
         if (e.name === model.encoder && e.dimension === model.weights.length) return e;
         deps.warn('harm screen: the sentence encoder does not match the semantic model; screening with the rules alone', { encoder: e.name, model: model.encoder });
@@ -55,6 +58,7 @@ export function semanticRequestScreen(deps: SemanticScreenDeps): SemanticScreen 
     ready: async () => (await load()) !== null,
     async screen(text) {
       const byRules = screenRequest(text);
+      if (text.trim() === '') return { ...byRules, by: 'rules' };
       const e = await load();
       if (!e) return { ...byRules, by: 'rules-only' };
       let vectors: number[][];
