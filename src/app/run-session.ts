@@ -5,6 +5,7 @@ import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
 import type { Notifier } from '../ports/notifier';
 import type { Embedder } from '../ports/embeddings';
+import type { RequestScreen } from './request-screen';
 import type { MemoryPort, MemorySettings } from '../ports/memory';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsSchema, type EngineSettings } from '../domain/settings';
 import { checkpointSettingsSchema } from '../domain/checkpoints';
@@ -20,6 +21,8 @@ export interface RunnerDeps {
   notifier: Notifier;
   prompts: Map<string, Template>;
   embedder: Embedder;
+  /** The intake harm screen; the rules alone when absent. */
+  screen?: RequestScreen;
   /** How the case memory follows events and shows in prompts; none keeps it empty. */
   caseMemory?: CaseMemoryPolicy;
   /** Expert memory and lessons; without it sessions neither recall nor contribute. */
@@ -93,7 +96,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     },
     models: deps.gateway.models,
     checkpoints: options.mode === 'interactive' ? checkpointSettingsSchema.parse(options.checkpoints ?? {}) : null,
-  });
+  }, deps.screen);
   const partial: Results = { subProblemResults: {} };
   try {
     await run.step('start', () => ({

@@ -220,6 +220,13 @@ const envSchema = z
           return z.NEVER;
         }
       }),
+    /**
+     * The intake harm screen: `semantic` runs the phrase rules and the
+     * semantic layer (an in-process sentence encoder, loaded once per worker
+     * on start; the rules alone, logged, if it cannot load); `rules` only the
+     * phrase rules.
+     */
+    HARM_SCREEN: z.enum(['semantic', 'rules']).default('semantic'),
     /** Run migrations when a process starts. */
     MIGRATE_ON_START: bool(true),
     /**

@@ -65,7 +65,14 @@ export const harmScreenFileSchema = z
     version: z.literal(1),
     /** What the file is, for a person reading it. */
     about: z.string().optional(),
-    categories: z.record(id, z.object({ reason: z.string().min(20) })),
+    categories: z.record(
+      id,
+      z.object({
+        reason: z.string().min(20),
+        /** Fills {what} when the semantic layer refuses for this category with no rule of its own to name the act. */
+        what: z.string().min(5).optional(),
+      }),
+    ),
     allowedReason: z.string().min(5),
     defaultUnless: z.array(id),
     cues: z.record(id, cue),
@@ -183,6 +190,8 @@ export interface CompiledScreen {
   idioms: Pattern[];
   rules: CompiledRule[];
   reasons: Map<string, string>;
+  /** Each category's generic act, for a refusal that no rule named (see the file's `what`). */
+  generic: Map<string, string>;
   allowedReason: string;
 }
 
@@ -240,6 +249,7 @@ export function compileHarmScreen(raw: unknown, rawNeighbours: unknown = NO_NEIG
       unless: (r.unless ?? file.defaultUnless).map((name) => ({ name, where: file.cues[name]!.where })),
     })),
     reasons: new Map(Object.entries(file.categories).map(([k, v]) => [k, v.reason])),
+    generic: new Map(Object.entries(file.categories).map(([k, v]) => [k, v.what ?? `something in the category ${k}`])),
     allowedReason: file.allowedReason,
   };
 }

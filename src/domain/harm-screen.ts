@@ -132,6 +132,13 @@ function verdict(screen: CompiledScreen, rule: CompiledRule): ScreenResult {
   return { allowed: false, category: rule.category, reason };
 }
 
+/** A refusal in `category` that no rule named: the category's reason with its generic act (the semantic layer's). */
+export function categoryVerdict(screen: CompiledScreen, category: string): ScreenResult {
+  const template = screen.reasons.get(category);
+  if (template === undefined) throw new Error(`unknown harm category ${category}`);
+  return { allowed: false, category, reason: template.replaceAll('{what}', screen.generic.get(category)!) };
+}
+
 /** The first rule of `scope`, in file order, that matches `found` and is not excused. */
 function firstMatch(screen: CompiledScreen, found: Found, scope: CompiledRule['scope']): CompiledRule | undefined {
   return screen.rules.find((rule) => {
@@ -162,7 +169,25 @@ export function screenWith(screen: CompiledScreen, text: string): ScreenResult {
   return { allowed: true, category: 'ok', reason: screen.allowedReason };
 }
 
+/**
+ * The cues found anywhere in `text`, by name ("legality", "victim"): what
+ * the semantic layer reads to let a lawful or defensive request through,
+ * since it has no act to place a cue before.
+ */
+export function cuesWith(screen: CompiledScreen, text: string): Set<string> {
+  const found = new Set<string>();
+  for (const s of sentences(text)) {
+    for (const name of findConcepts(screen, masked(screen, s)).keys()) if (name.startsWith('cue:')) found.add(name.slice('cue:'.length));
+  }
+  return found;
+}
+
 const SCREEN = compileHarmScreen(rulesFile, neighboursFile);
+
+/** The shipped rules, compiled once: the semantic layer reads their cues and category reasons. */
+export function shippedScreen(): CompiledScreen {
+  return SCREEN;
+}
 
 /**
  * Deterministic pre-screen run before any model call: refuses clearly

@@ -6,6 +6,8 @@ import { contributeMemories, extractLessons, type MemoryJobDeps } from '../app/m
 import type { Config } from '../config/config';
 import { SessionStore } from '../db/session-store';
 import { createEmbedder } from '../embeddings/embedder';
+import { sentenceEncoder } from '../embeddings/sentence-encoder';
+import { rulesOnlyScreen, semanticRequestScreen } from '../app/request-screen';
 import { createMetrics } from '../http/metrics';
 import { createGateway } from '../llm/provider';
 import { loadPrompts } from '../llm/prompts';
@@ -39,6 +41,9 @@ export async function startWorker(
   const memoryQueue = new MemoryQueue(redis, config.QUEUE_NAME, (err) => redisErrors(err, 'memory-queue'), config.QUEUE_PREFIX);
   const notifier = new RedisNotifier(redis);
   const gateway = createGateway(config, provider);
+  const semantic = config.HARM_SCREEN === 'semantic' ? semanticRequestScreen({ encoder: sentenceEncoder, warn: (msg, extra) => log.warn(extra, msg) }) : null;
+  // Loads the sentence encoder in the background now, so the first session does not wait for it; a failure is logged and the rules screen alone.
+  const harmScreen = semantic ? semantic.ready().then((on) => (on ? 'semantic' : 'rules-only')) : Promise.resolve('rules');
   const prompts = loadPrompts();
   const deps: RunnerDeps = {
     store,
@@ -46,6 +51,7 @@ export async function startWorker(
     notifier,
     prompts,
     embedder,
+    screen: semantic ?? rulesOnlyScreen,
     memory,
     memoryDefaults: { recallLimit: config.MEMORY_RECALL_LIMIT, halfLifeDays: config.MEMORY_RECALL_HALF_LIFE_DAYS, tokenCap: config.MEMORY_TOKEN_CAP },
     caseMemory: caseMemoryPolicy(config.CASE_MEMORY_TOKEN_CAP),
@@ -131,6 +137,7 @@ export async function startWorker(
           }).render,
         });
   log.info({ provider: gateway.provider.name, queue: config.QUEUE_NAME, redis: describeRedis(config), embedder: embedder.name, vectorIndex }, 'bo1 worker up');
+  void harmScreen.then((screen) => log.info({ harmScreen: screen }, 'harm screen ready'));
   return {
     ...(health && { healthUrl: health.url }),
     stop: async () => {

@@ -10,8 +10,9 @@
  *      wall time vs the critical-path bound, calls, tokens, cost, prompt
  *      growth per round and the prompt-cache share (tests/bench/deliberation.ts)
  *   0. first, in-process: the intake harm screen's recall, false refusals and
- *      time per request on its labelled set (tests/bench/harm-screen.ts);
- *      BENCH_ONLY=harm-screen prints that alone, in about a second
+ *      time per request on its labelled set, per layer (rules, semantic,
+ *      combined: tests/bench/harm-screen.ts); BENCH_ONLY=harm-screen prints
+ *      that alone, in about a minute
  *   5. last, in-process: the prompt cache's read share of input tokens and the
  *      cost per session and per sub-problem, on the simulated board and on the
  *      recorded model-written trials (tests/bench/cache.ts); BENCH_ONLY=cache
@@ -47,7 +48,7 @@ const FANOUT_LATENCY = process.env.BENCH_SIM_LATENCY_MS ?? '20';
 const CALL_LATENCY = process.env.BENCH_CALL_LATENCY_MS ?? '250';
 // The harm screen needs no service: print it first, so a quick run can stop there.
 console.log(`\nharm screen (${new Date().toISOString()}, node ${process.version})`);
-for (const line of harmScreenBench()) console.log(line);
+for (const line of await harmScreenBench()) console.log(line);
 if (process.env.BENCH_ONLY === 'harm-screen') process.exit(0);
 
 // Its own database, so sessions left over by tests (and the reconciler) do not run alongside.

@@ -12,6 +12,7 @@ import { LlmError } from '../../src/ports/llm';
 import { DEFAULT_PRICES } from '../../src/config/config';
 import { testDatabaseUrl } from '../support/env';
 import { createLocalEmbedder } from '../../src/embeddings/local-embedder';
+import type { RequestScreen } from '../../src/app/request-screen';
 
 let database: Database;
 let store: SessionStore;
@@ -168,6 +169,24 @@ describe('engine paths forced through the scripted provider', () => {
       expect(c.triggered).toBe(false);
       expect(c.statement).toMatch(/split between options A, B: no option has a majority, so the board commits to none/);
     }
+  });
+
+  it('intake runs the harm screen it is given, before any model call, and records its verdict', async () => {
+    const id = await newSession('semantic-refusal');
+    const provider = new ScriptedProvider(sim());
+    const screened: string[] = [];
+    const screen: RequestScreen = {
+      screen: async (text) => {
+        screened.push(text);
+        return { allowed: false, category: 'deception', reason: 'The request asks for help with misleading people.', by: 'semantic', probability: 0.99 };
+      },
+    };
+    expect(await runSession({ ...deps(provider), screen }, id, { finalAttempt: true })).toBe('failed');
+    expect(screened).toEqual(['Should I raise prices for my SaaS from $29 to $49?\n300 customers']);
+    const events = await store.events(id, 0, 100);
+    expect(events.map((e) => e.type)).toEqual(['session.created', 'session.started', 'guardrail.refused', 'session.failed']);
+    expect(events[2]!.data).toMatchObject({ category: 'deception', by: 'screen' });
+    expect(provider.requests).toEqual([]);
   });
 
   it('the model-side screen refuses what the deterministic screen let through, before any debate', async () => {

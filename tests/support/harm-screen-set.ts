@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { screenRequest } from '../../src/domain/guardrails';
+import { screenRequest, type ScreenResult } from '../../src/domain/guardrails';
+import { categoryVerdict, cuesWith, shippedScreen } from '../../src/domain/harm-screen';
+import { combine, readingWindows, readVectors, type HarmSemanticModel } from '../../src/domain/harm-semantic';
+import type { Embedder } from '../../src/ports/embeddings';
 
 /**
  * The harm screen's labelled set (tests/fixtures/harm-screen.json) and how
@@ -10,20 +13,21 @@ export interface HarmfulExample {
   text: string;
   category: string;
 }
-type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'blind2';
+type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'blind2';
 export interface HarmScreenSet {
   harmful: Record<Split, HarmfulExample[]>;
   benign: Record<Split, string[]>;
 }
 
-export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'heldOut', 'afterRules', 'blind2'];
+export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'heldOut', 'afterRules', 'blind2'];
 
 /** What each split is, as the bench and the test print it (the fixture's `about` tells the whole story). */
 export const SPLIT_LABELS: Record<Split, string> = {
-  tune: 'tune (tuned against)',
-  tuneAdded: 'tuneAdded, written pairs (tuned against)',
+  tune: 'tune (tuned against, trained on)',
+  tuneAdded: 'tuneAdded, written pairs (tuned against, trained on)',
   heldOut: 'held out (never tuned against, seen while writing)',
   afterRules: 'afterRules (read before the intent rules)',
+  semanticAdded: 'semanticAdded, written for the semantic layer (trained on, never tuned against by the rules)',
   blind2: 'blind2 (written blind, never trained on)',
 };
 
@@ -44,10 +48,13 @@ export interface Score {
   refused: string[];
 }
 
-export function score(harmful: HarmfulExample[], benign: string[]): Score {
-  const verdicts = harmful.map((h) => ({ h, r: screenRequest(h.text) }));
+/** A screen's verdict on one text; the rules' by default. */
+export type Verdict = (text: string) => ScreenResult;
+
+export function score(harmful: HarmfulExample[], benign: string[], verdict: Verdict = screenRequest): Score {
+  const verdicts = harmful.map((h) => ({ h, r: verdict(h.text) }));
   const caught = verdicts.filter((v) => !v.r.allowed);
-  const refused = benign.filter((b) => !screenRequest(b).allowed);
+  const refused = benign.filter((b) => !verdict(b).allowed);
   return {
     harmful: harmful.length,
     benign: benign.length,
@@ -64,4 +71,38 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** One line per figure: "held out (54 harmful, 58 benign): recall 94.4%, false refusals 0.0%, category agreement 96.1%". */
 export function describeScore(label: string, s: Score): string {
   return `${label} (${s.harmful} harmful, ${s.benign} benign): recall ${pct(s.recall)}, false refusals ${pct(s.falseRefusals)}, category agreement ${pct(s.categoryAgreement)}`;
+}
+
+/** The three screens the bench and the test compare. */
+export type Layer = 'rules' | 'semantic' | 'combined';
+export const LAYERS: readonly Layer[] = ['rules', 'semantic', 'combined'];
+
+/**
+ * Verdicts of each layer on `texts`, their windows embedded together first
+ * (one request at a time would take ~15 ms each): the rules alone, the semantic layer
+ * alone (probability at or above its threshold, nothing else), and the two
+ * combined as intake combines them (src/app/request-screen.ts).
+ */
+export async function layeredVerdicts(texts: string[], encoder: Embedder, model: HarmSemanticModel): Promise<Record<Layer, Verdict>> {
+  const unique = [...new Set(texts.flatMap(readingWindows))];
+  const vectors = new Map<string, number[]>();
+  (await encoder.embed(unique)).forEach((v, k) => vectors.set(unique[k]!, v));
+  const rules = shippedScreen();
+  const read = (text: string) =>
+    readVectors(
+      model,
+      readingWindows(text).map((w) => {
+        const v = vectors.get(w);
+        if (!v) throw new Error('text was not embedded');
+        return v;
+      }),
+    );
+  return {
+    rules: screenRequest,
+    semantic: (text) => {
+      const r = read(text);
+      return r.probability >= model.refuseAt ? categoryVerdict(rules, r.category) : { allowed: true, category: 'ok', reason: rules.allowedReason };
+    },
+    combined: (text) => combine(model, screenRequest(text), read(text), cuesWith(rules, text), (c) => categoryVerdict(rules, c), rules.allowedReason),
+  };
 }

@@ -5,6 +5,7 @@ import type { EngineSettings } from '../../domain/settings';
 import type { Embedder } from '../../ports/embeddings';
 import type { MemoryPort, MemorySettings } from '../../ports/memory';
 import type { SessionRun } from '../session-run';
+import { rulesOnlyScreen, type RequestScreen } from '../request-screen';
 
 /** Thrown when the request must not be deliberated; the run ends it with a refusal. */
 export class RefusedError extends Error {
@@ -38,14 +39,22 @@ export interface Engine extends EngineSession {
   run: SessionRun;
   settings: EngineSettings;
   embedder: Embedder;
+  /** The harm screen run at intake before any model call. */
+  screen: RequestScreen;
   /** The problem's category, known after intake (memory is keyed by it). */
   category: string;
 }
 
-export function createEngine(run: SessionRun, settings: EngineSettings, embedder: Embedder, session: EngineSession): Engine {
+export function createEngine(
+  run: SessionRun,
+  settings: EngineSettings,
+  embedder: Embedder,
+  session: EngineSession,
+  screen: RequestScreen = rulesOnlyScreen,
+): Engine {
   // Every prompt of the session carries the decision, its context and the case memory (src/calls/render.ts).
   run.frame = { problem: session.problem, context: session.context || '(none given)' };
-  return { run, settings, embedder, ...session, category: 'other' };
+  return { run, settings, embedder, screen, ...session, category: 'other' };
 }
 
 export { nameOf, personaOf as persona } from '../../domain/personas';

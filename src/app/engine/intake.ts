@@ -1,5 +1,4 @@
 import { event } from '../../domain/events';
-import { screenRequest } from '../../domain/guardrails';
 import { problemStatementCall } from '../../calls/intake';
 import type { ProblemStatement } from '../../domain/model';
 import type { Question } from '../../domain/checkpoints';
@@ -7,14 +6,15 @@ import { ask } from './checkpoints';
 import { RefusedError, type Engine } from './context';
 
 /**
- * Intake: a deterministic screen before any model call, then the problem
+ * Intake: the harm screen (rules and semantic layer) before any model call, then the problem
  * statement. Clarifying questions go to the person in interactive mode;
  * whatever stays unanswered (every question in automatic mode) becomes a
  * recorded assumption, listed first. The person may then confirm or rewrite
  * the statement.
  */
 export async function intake(e: Engine): Promise<ProblemStatement> {
-  const screen = await e.run.step('screen', () => ({ result: screenRequest(`${e.problem}\n${e.context}`) }));
+  // Memoized like every step: a replay reads the recorded verdict, whatever the encoder would say today.
+  const screen = await e.run.step('screen', async () => ({ result: await e.screen.screen(`${e.problem}\n${e.context}`) }));
   if (!screen.allowed) throw new RefusedError(screen.category, screen.reason, 'screen');
 
   const proposed = await e.run.step('intake', async (s) => {
