@@ -13,13 +13,13 @@ export interface HarmfulExample {
   text: string;
   category: string;
 }
-type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'blind2';
+type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'blind2' | 'blind3';
 export interface HarmScreenSet {
   harmful: Record<Split, HarmfulExample[]>;
   benign: Record<Split, string[]>;
 }
 
-export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'heldOut', 'afterRules', 'blind2'];
+export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'heldOut', 'afterRules', 'blind2', 'blind3'];
 
 /** What each split is, as the bench and the test print it (the fixture's `about` tells the whole story). */
 export const SPLIT_LABELS: Record<Split, string> = {
@@ -28,7 +28,8 @@ export const SPLIT_LABELS: Record<Split, string> = {
   heldOut: 'held out (never tuned against, seen while writing)',
   afterRules: 'afterRules (read before the intent rules)',
   semanticAdded: 'semanticAdded, written for the semantic layer (trained on, never tuned against by the rules)',
-  blind2: 'blind2 (written blind, never trained on)',
+  blind2: 'blind2 (written blind, never trained on; its aggregate figures were read while the layers were built)',
+  blind3: 'blind3 (written blind before the semantic layer, first measured after both layers were committed)',
 };
 
 export function loadHarmScreenSet(): HarmScreenSet {
