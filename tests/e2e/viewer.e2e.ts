@@ -93,6 +93,10 @@ describe('the viewer in a browser', () => {
 
     const recommendation = ofType(log, 'recommendation.completed')[0]!;
     expect(await page.locator('section.recommendation .summary').textContent()).toBe(recommendation.data.summary);
+    // The few questions the recommendation chose for the person come first, each with what its answer changes.
+    const chosen = (recommendation.data.questionsForYou ?? []) as { question: string; changes: string }[];
+    expect(await page.locator('section.recommendation ul.questions-for-you li').count()).toBe(chosen.length);
+    for (const q of chosen) expect(await page.locator('section.recommendation ul.questions-for-you').textContent()).toContain(q.question);
     expect(await page.locator('.facts .cost').textContent()).toContain(`$${completed.data.usage.costUsd.toFixed(4)}`);
     await screenshot(page, 'session-completed');
     await page.locator('section.sub-problem details.round').first().evaluate((d) => ((d as HTMLDetailsElement).open = true));
