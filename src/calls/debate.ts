@@ -88,7 +88,8 @@ const expertTurnVars = (i: ExpertTurnInput) => ({
   round: i.round,
   maxRounds: i.maxRounds,
   phase: i.phase,
-  instruction: INSTRUCTIONS[i.phase],
+  // Every round's speakers are asked at once: a later round's expert sees the rounds before, never this one's other turns.
+  instruction: i.round === 1 ? INSTRUCTIONS[i.phase] : `${INSTRUCTIONS[i.phase]} This round's speakers answer at the same time: respond to what the record holds, not to turns of this round you cannot see.`,
   memory: i.memory ? `\n${i.memory}\n` : '',
   requested: requestedLine(i.requested ?? null),
   inputs: respondTo(i),

@@ -205,7 +205,12 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
 function boardText(d: Data, names: Map<string, string>): string {
   const picks = Object.entries((d.picks ?? {}) as Record<string, Data[]>);
   if (!picks.length) return (d.members as Data[]).map((m) => `${m.name}, ${m.rationale}`).join('\n');
-  const panels = picks.flatMap(([id, seats]) => [`Panel for ${id}:`, ...seats.map((s) => `- ${names.get(s.code) ?? s.code}: ${s.rationale}`)]);
+  // A rationale that names its expert first (board selection is asked to use names) is not prefixed with the name again.
+  const seat = (s: Data) => {
+    const name = names.get(s.code) ?? s.code;
+    return String(s.rationale).startsWith(name) ? `- ${s.rationale}` : `- ${name}: ${s.rationale}`;
+  };
+  const panels = picks.flatMap(([id, seats]) => [`Panel for ${id}:`, ...seats.map(seat)]);
   const how: Record<string, string> = {
     model: 'Proposed by the facilitator, held to the board rules.',
     fallback: `Chosen by domain fit and diversity (the facilitator's proposal was unavailable${d.selection?.failure ? `: ${d.selection.failure}` : ''}).`,
@@ -223,7 +228,8 @@ function effectLines(effect: Data | undefined, names: Map<string, string>, straw
   const head = effect.changedOutcome ? `The debate changed the outcome: the straw vote ${favoured}.` : 'The debate confirmed what the straw vote on the opening positions chose.';
   // A straw position by its title (its letter is "A. title"), a final option by letter and title.
   const strawTitle = (from: string) => `"${String(from).replace(/^[A-D]\.\s*/, '')}"`;
-  const moved = ((effect.positionChanges ?? []) as Data[]).map((c) => `- ${names.get(c.persona) ?? c.persona} moved from ${strawTitle(c.from)} in the straw vote to option ${c.to}: ${c.reason}`);
+  // The reason is the vote's rationale, printed with the vote just above.
+  const moved = ((effect.positionChanges ?? []) as Data[]).map((c) => `- ${names.get(c.persona) ?? c.persona} moved from ${strawTitle(c.from)} in the straw vote to option ${c.to}.`);
   return [head, ...moved];
 }
 
