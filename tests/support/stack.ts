@@ -17,8 +17,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       LOG_LEVEL: 'silent',
       MIGRATE_ON_START: 'false',
       SSE_HEARTBEAT_MS: '1000',
-      // Test files share one database: a reconciler must not adopt another file's sessions.
-      RECONCILE_STALE_MS: '3600000',
+      // Test files share one database, and runs share it over hours: a reconciler must never adopt a session another file or
+      // an earlier (killed) run left unfinished. An hour was not enough: a trial replay's worker adopted a run's leftovers
+      // past that age and they took the replay's recorded answers. Tests of the reconciler set their own, on their own database.
+      RECONCILE_STALE_MS: String(100 * 365 * 24 * 3600_000),
       // Sessions earlier test runs finished without memory jobs stay that way (tests/integration/reconciler.test.ts covers it on its own database).
       RECONCILE_MEMORY_JOBS: 'false',
       // Keys, limits and caps are global state in that shared database: tests that exercise them opt in.
