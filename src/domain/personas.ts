@@ -48,14 +48,49 @@ const stem = (w: string) => (w.length > 5 ? w.replace(/(ing|ed|es|s)$/, '') : w.
  * "pricing" expert has it in the title, not in passing in a career story.
  */
 export function relevance(p: Persona, text: string): number {
-  const places: [string, number][] = [
-    [`${p.title} ${p.code.replace(/_/g, ' ')}`, 4],
-    [p.expertise.join(' '), 3],
-    [[...p.domains, ...p.typicalConcerns].join(' '), 2],
-    [[p.background, p.approach].join(' '), 1],
-  ];
-  const vocab = places.map(([t, w]) => [contentWords(t), w] as const);
-  return contentWords(text).reduce((n, word) => n + Math.max(0, ...vocab.map(([words, w]) => (words.some((v) => sameWord(word, v)) ? w : 0))), 0);
+  const weights = wordWeights(p);
+  let n = 0;
+  for (const word of textWords(text)) {
+    let w = weights.known.get(word);
+    if (w === undefined) {
+      w = Math.max(0, ...weights.vocab.map(([words, weight]) => (words.some((v) => sameWord(word, v)) ? weight : 0)));
+      // Bounded: the words of the texts a persona was scored against (sub-problem descriptions), not a corpus.
+      if (weights.known.size >= 10_000) weights.known.clear();
+      weights.known.set(word, w);
+    }
+    n += w;
+  }
+  return n;
+}
+
+/**
+ * A persona's words by weight, built once, and the weight of each word met so
+ * far: the board policy scores every persona for every seat of every panel
+ * against the same few texts, and rebuilding the vocabulary each time was most
+ * of a board selection's CPU.
+ */
+const weightsByPersona = new WeakMap<Persona, { vocab: (readonly [string[], number])[]; known: Map<string, number> }>();
+
+function wordWeights(p: Persona) {
+  let w = weightsByPersona.get(p);
+  if (!w) {
+    const places: [string, number][] = [
+      [`${p.title} ${p.code.replace(/_/g, ' ')}`, 4],
+      [p.expertise.join(' '), 3],
+      [[...p.domains, ...p.typicalConcerns].join(' '), 2],
+      [[p.background, p.approach].join(' '), 1],
+    ];
+    w = { vocab: places.map(([t, weight]) => [contentWords(t), weight] as const), known: new Map() };
+    weightsByPersona.set(p, w);
+  }
+  return w;
+}
+
+/** The last text's content words: scoring a panel asks for the same text once per persona in a row. */
+let lastText: { text: string; words: string[] } | null = null;
+function textWords(text: string): string[] {
+  if (lastText?.text !== text) lastText = { text, words: contentWords(text) };
+  return lastText.words;
 }
 
 /** Equal, or one a prefix of the other when both have four letters or more ("postgres" and "postgresql"). */
