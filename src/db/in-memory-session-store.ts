@@ -206,6 +206,8 @@ export class InMemorySessionStore implements SessionStorePort {
   }
 
   async openCall(sessionId: string, entry: LedgerEntry): Promise<number> {
+    // As Postgres's foreign key: a ledger row belongs to a session that exists.
+    if (!this.sessions.has(sessionId)) throw new AppError('not-found', `session ${sessionId} does not exist`);
     return this.insertCall(sessionId, { ...entry, outcome: 'pending' });
   }
 

@@ -19,6 +19,7 @@ import {
 import type { Database, Db } from './client';
 import { commitStep, type RunSql } from './commit';
 import { CommitHeads } from './commit-heads';
+import { TickBatch } from './tick-batch';
 import { decodeCursor, encodeCursor } from './cursor';
 import { txOf } from './tx';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
@@ -244,14 +245,25 @@ export class SessionStore implements SessionStorePort {
    * keeping the estimate. Not fenced: a stale worker's call is spend too.
    */
   async openCall(sessionId: string, entry: LedgerEntry): Promise<number> {
-    // Once per model call: a fixed statement on the pool rather than a query drizzle builds each time.
-    const e = entry;
-    const { rows } = await this.database.pool.query<{ id: number }>(OPEN_CALL_SQL, [
-      sessionId, e.stepKey, e.provider, e.model, e.phase, e.purpose, e.promptVersion, e.inputTokens, e.outputTokens,
-      e.cacheReadTokens ?? 0, e.cacheWriteTokens ?? 0, e.prefixTokens ?? 0, e.prefixHash ?? '', e.costUsd, e.latencyMs, e.attempt,
-    ]);
-    return rows[0]!.id;
+    return this.opening.add({ sessionId, entry });
   }
+
+  /**
+   * Once per model call, so the rows asked for in one turn of the event loop (a round's parallel turns, every session
+   * of the worker) go as one fixed statement (OPEN_CALLS_SQL); its ids come back in the order of the rows.
+   */
+  private readonly opening = new TickBatch<{ sessionId: string; entry: LedgerEntry }, number>(async (rows) => {
+    const json = JSON.stringify(
+      rows.map(({ sessionId, entry: e }) => ({
+        session_id: sessionId, step_key: e.stepKey, provider: e.provider, model: e.model, phase: e.phase, purpose: e.purpose,
+        prompt_version: e.promptVersion, input_tokens: e.inputTokens, output_tokens: e.outputTokens,
+        cache_read_tokens: e.cacheReadTokens ?? 0, cache_write_tokens: e.cacheWriteTokens ?? 0, prefix_tokens: e.prefixTokens ?? 0,
+        prefix_hash: e.prefixHash ?? '', cost_usd: e.costUsd, latency_ms: e.latencyMs, attempt: e.attempt,
+      })),
+    );
+    const { rows: ids } = await this.database.pool.query<{ id: number }>(OPEN_CALLS_SQL, [json]);
+    return ids.map((r) => r.id);
+  });
 
   /**
    * Calls still pending when a new run starts belong to a run that died
@@ -333,9 +345,20 @@ export class SessionStore implements SessionStorePort {
   }
 }
 
-const OPEN_CALL_SQL = `insert into llm_calls (session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens,
-  output_tokens, cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, outcome)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'pending') returning id`;
+/**
+ * Pending ledger rows, several in one statement. Each row's id is drawn in the first CTE, which Postgres evaluates once
+ * (nextval is volatile, so it is materialised), and returned in the rows' order from there: nothing depends on the
+ * order an INSERT's RETURNING happens to use.
+ */
+const OPEN_CALLS_SQL = `with x as (
+    select nextval('llm_calls_id_seq'::regclass) as new_id, x.* from jsonb_populate_recordset(null::llm_calls, $1::jsonb) with ordinality as x
+  ), ins as (
+    insert into llm_calls (id, session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens, output_tokens,
+      cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, outcome)
+    select new_id, session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens, output_tokens,
+      cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, 'pending' from x
+  )
+  select new_id as id from x order by ordinality`;
 
 /** `$n` placeholders as drizzle params, so a transaction runs the same statement text the pool does. */
 function bind(text: string, values: unknown[]): SQL {

@@ -339,6 +339,26 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         });
       });
 
+      it('gives each of many pending rows opened at once (several sessions) its own id, for its own row', async () => {
+        const ids = [await newSession(), await newSession(), await newSession()];
+        const opened = await Promise.all(
+          Array.from({ length: 24 }, (_, i) => store.openCall(ids[i % 3]!, call({ stepKey: `s${i}`, inputTokens: i, costUsd: i / 1000 })).then((callId) => ({ i, callId }))),
+        );
+        expect(new Set(opened.map((o) => o.callId)).size).toBe(24);
+        const rows = (await Promise.all(ids.map((id) => store.ledger(id)))).flat();
+        for (const { i, callId } of opened) {
+          expect(rows.find((r) => r.id === callId)).toMatchObject({ sessionId: ids[i % 3], stepKey: `s${i}`, inputTokens: i, outcome: 'pending' });
+        }
+      });
+
+      it('fails only the pending row of a session that does not exist, not those opened with it', async () => {
+        const id = await newSession();
+        const [good, bad] = await Promise.allSettled([store.openCall(id, call({ stepKey: 'good' })), store.openCall(randomUUID(), call({ stepKey: 'bad' }))]);
+        expect(good.status).toBe('fulfilled');
+        expect(bad.status).toBe('rejected');
+        expect((await store.ledger(id)).map((r) => r.stepKey)).toEqual(['good']);
+      });
+
       it("marks a dead run's pending rows abandoned when a new lease is taken; abandoned rows count", async () => {
         const id = await newSession();
         await store.acquireLease(id);
