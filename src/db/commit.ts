@@ -6,9 +6,18 @@ import type { CommitHeads, Head } from './commit-heads';
 /** Runs one parameterised statement, returning its rows: the pool (one round trip) or a transaction's client. */
 export type RunSql = <R>(text: string, values: unknown[]) => Promise<R[]>;
 
-/** bo1_commit (migrations/0005): one statement, one round trip, the lease check in the same UPDATE as the seq allocation. */
-export const COMMIT_SQL = 'select * from bo1_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
+/**
+ * bo1_commit_many (migrations/0006): one statement, one round trip, for every commit of the batch; the lease check is
+ * in the same UPDATE as the seq allocation.
+ */
+export const COMMIT_SQL = 'select * from bo1_commit_many($1, $2, $3, $4, $5, $6, $7, $8, $9)';
 const HEAD_SQL = 'select last_seq, case_memory from sessions where id = $1';
+
+/** One commit of a batch: what the caller asked for, its events validated. */
+export interface Pending {
+  c: Commit;
+  drafts: EventDraft[];
+}
 
 interface CommitRow {
   r_ok: boolean;
@@ -29,6 +38,16 @@ const MAX_ATTEMPTS = 8;
 const envelopesAt = (sessionId: string, base: number, drafts: EventDraft[], ts: string): Envelope[] =>
   drafts.map((d, i) => ({ seq: base + i + 1, type: d.type, session_id: sessionId, ts, data: d.data as Record<string, unknown> }));
 
+/** Each commit's envelopes, numbered on from `base` in the batch's order. */
+function envelopesOf(sessionId: string, base: number, batch: Pending[], ts: string): Envelope[][] {
+  let seq = base;
+  return batch.map(({ drafts }) => {
+    const envs = envelopesAt(sessionId, seq, drafts, ts);
+    seq += drafts.length;
+    return envs;
+  });
+}
+
 async function headOf(run: RunSql, heads: CommitHeads, sessionId: string): Promise<Head> {
   const known = heads.get(sessionId);
   if (known) return known;
@@ -37,37 +56,44 @@ async function headOf(run: RunSql, heads: CommitHeads, sessionId: string): Promi
   return { lastSeq: row.last_seq, caseMemory: row.case_memory };
 }
 
+/** Whether a commit ends the session: nothing may follow it in a batch. */
+export const ends = (c: Commit): boolean => !!c.patch?.status && TERMINAL_STATUSES.has(c.patch.status);
+
 /**
- * A step's commit through bo1_commit: the events (validated by the caller), the
- * step, the ledger and the patch in one statement. With a case-memory fold, the
- * new memory is folded here onto this process's head of the log and sent with
- * `expect`, so no round trip reads the row under its lock; a stale head is
- * refused by Postgres, writes nothing, and is retried from the row it returns.
- * Callers run it under `heads.serial(sessionId, …)`.
+ * A batch of one session's commits, all under the same lease, through bo1_commit_many: their events (validated by
+ * the caller), steps, ledger rows and patches in one statement, all or nothing. With a case-memory fold, the memory
+ * is folded here over the batch's events, in order, onto this process's head of the log and sent with `expect`, so no
+ * round trip reads the row under its lock; a stale head is refused by Postgres, writes nothing, and is retried from
+ * the row it returns. Only a batch's last commit may end the session. Callers run it in the session's turn
+ * (CommitQueue). Returns each commit's envelopes.
  */
-export async function commitStep(run: RunSql, heads: CommitHeads, sessionId: string, lease: number | null, c: Commit, drafts: EventDraft[]): Promise<Envelope[]> {
-  // Taken when the commit's turn comes, so the log's timestamps follow its seqs as they did under the row lock.
+export async function commitBatch(run: RunSql, heads: CommitHeads, sessionId: string, lease: number | null, batch: Pending[]): Promise<Envelope[][]> {
+  // Taken when the batch's turn comes, so the log's timestamps follow its seqs as they did under the row lock.
   const now = new Date();
   const ts = now.toISOString();
-  const fold = c.caseMemory && drafts.length ? c.caseMemory : undefined;
+  const n = batch.reduce((a, p) => a + p.drafts.length, 0);
+  // A commit without a fold leaves its events out of the case memory, as one on its own always did.
+  const folds = batch.some((p) => p.c.caseMemory && p.drafts.length);
   const fixed = [
-    c.step?.key ?? null,
-    c.step ? JSON.stringify(c.step.result ?? null) : null,
-    JSON.stringify(drafts.map((d) => ({ type: d.type, data: d.data }))),
+    JSON.stringify(batch.flatMap(({ c }) => (c.step ? [{ key: c.step.key, result: c.step.result ?? null }] : []))),
+    JSON.stringify(batch.flatMap(({ drafts }) => drafts.map((d) => ({ type: d.type, data: d.data })))),
     now,
-    JSON.stringify(c.calls ?? []),
-    JSON.stringify(c.patch ?? {}),
+    JSON.stringify(batch.flatMap(({ c }) => c.calls ?? [])),
+    JSON.stringify(batch.flatMap(({ c }) => (c.patch && Object.keys(c.patch).length ? [c.patch] : []))),
   ];
   for (let attempt = 1; ; attempt++) {
     let expect: number | null = null;
     let memory: string | null = null;
-    let envelopes: Envelope[] | undefined;
+    let envelopes: Envelope[][] | undefined;
     let folded: unknown;
-    if (fold) {
+    if (folds) {
       const head = await headOf(run, heads, sessionId);
       expect = head.lastSeq;
-      envelopes = envelopesAt(sessionId, expect, drafts, ts);
-      folded = fold(head.caseMemory, envelopes);
+      envelopes = envelopesOf(sessionId, expect, batch, ts);
+      folded = head.caseMemory;
+      batch.forEach(({ c, drafts }, i) => {
+        if (c.caseMemory && drafts.length) folded = c.caseMemory(folded, envelopes![i]!);
+      });
       memory = JSON.stringify(folded);
     }
     let row: CommitRow | undefined;
@@ -83,10 +109,10 @@ export async function commitStep(run: RunSql, heads: CommitHeads, sessionId: str
     }
     if (row.r_ok) {
       // An ended session commits no more; an unfolded append moved the log without this process knowing the memory at its end.
-      if (c.patch?.status && TERMINAL_STATUSES.has(c.patch.status)) heads.drop(sessionId);
-      else if (fold) heads.set(sessionId, { lastSeq: expect! + drafts.length, caseMemory: folded });
-      else if (drafts.length) heads.drop(sessionId);
-      return envelopes ?? envelopesAt(sessionId, row.r_base!, drafts, ts);
+      if (ends(batch.at(-1)!.c)) heads.drop(sessionId);
+      else if (folds) heads.set(sessionId, { lastSeq: expect! + n, caseMemory: folded });
+      else if (n) heads.drop(sessionId);
+      return envelopes ?? envelopesOf(sessionId, row.r_base!, batch, ts);
     }
     heads.drop(sessionId);
     if (lease !== null && row.r_lease !== lease) {

@@ -17,7 +17,8 @@ import {
   sessionCapError,
 } from '../ports/session-store';
 import type { Database, Db } from './client';
-import { commitStep, type RunSql } from './commit';
+import { commitBatch, ends, type Pending, type RunSql } from './commit';
+import { CommitQueue } from './commit-queue';
 import { CommitHeads } from './commit-heads';
 import { TickBatch } from './tick-batch';
 import { decodeCursor, encodeCursor } from './cursor';
@@ -157,38 +158,51 @@ export class SessionStore implements SessionStorePort {
    * session's; without one (API-side writes), refuses on a terminal session.
    * Returns the appended envelopes.
    *
-   * One statement, bo1_commit (src/db/commit.ts), when the commit has no
-   * `write` hook and no `guard`: the lease check, the seq allocation and every
-   * write are one atomic round trip, so the row is locked for that statement
-   * only and the parallel steps of a round queue for milliseconds, not for a
-   * transaction's several round trips. A `write` or `guard` needs a
-   * transaction: the hook's rows first, then the same statement in it.
+   * A session's commits in this process queue for their turn (CommitQueue),
+   * and those waiting together go as one bo1_commit_many statement
+   * (src/db/commit.ts): the lease check, the seq allocation and every write
+   * are one atomic round trip for the whole batch, so the row is locked for
+   * that statement only. A `write` hook needs a transaction: the batch's hooks
+   * first, in order, then the same statement in it; a failing hook fails the
+   * whole batch, which then wrote nothing (its steps run again on the job's
+   * retry, as after any storage error). A `guard` (the API's, once in a while
+   * per session) takes the row lock in a transaction of its own.
    */
   async commit(sessionId: string, lease: number | null, c: Commit): Promise<Envelope[]> {
     const drafts = c.events.map(validateEvent);
-    if (!c.write && !c.guard) return this.heads.serial(sessionId, () => commitStep(this.runOnPool, this.heads, sessionId, lease, c, drafts));
-    const inTransaction = () =>
-      this.db.transaction(async (tx) => {
-        if (c.guard) {
-          const [locked] = await tx
-            .select({ tenantId: sessions.tenantId, lease: sessions.lease, status: sessions.status, checkpoint: sessions.checkpoint })
-            .from(sessions)
-            .where(eq(sessions.id, sessionId))
-            .for('update');
-          if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
-          c.guard(locked);
-        }
-        // The hook's rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit to COMMIT.
+    if (!c.guard) return this.commits.add(sessionId, { lease, c, drafts });
+    return this.db
+      .transaction(async (tx) => {
+        const [locked] = await tx
+          .select({ tenantId: sessions.tenantId, lease: sessions.lease, status: sessions.status, checkpoint: sessions.checkpoint })
+          .from(sessions)
+          .where(eq(sessions.id, sessionId))
+          .for('update');
+        if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
+        c.guard!(locked);
         if (c.write) await c.write(txOf(tx));
-        const runInTx: RunSql = async <R>(text: string, values: unknown[]) => (await tx.execute(bind(text, values))).rows as R[];
-        return commitStep(runInTx, this.heads, sessionId, lease, c, drafts);
-      });
-    // The turn is taken before a connection: a transaction holding one while it waits for its turn, behind a commit
-    // that waits for a connection, would starve the pool. A guarded commit (the API's) takes the row lock instead.
-    if (!c.guard) return this.heads.serial(sessionId, inTransaction);
-    // A guarded commit is the API's, once in a while per session: a head kept for it would only go stale.
-    return inTransaction().finally(() => this.heads.drop(sessionId));
+        const [envs] = await commitBatch(inTx(tx), this.heads, sessionId, lease, [{ c, drafts }]);
+        return envs!;
+      })
+      // A head kept for a guarded commit would only go stale.
+      .finally(() => this.heads.drop(sessionId));
   }
+
+  /** One batch of a session's commits (all under one lease): one statement, or a transaction when a hook writes rows. */
+  private readonly commits = new CommitQueue<{ lease: number | null } & Pending, Envelope[]>(
+    async (sessionId, batch) => {
+      const lease = batch[0]!.lease;
+      if (!batch.some((p) => p.c.write)) return commitBatch(this.runOnPool, this.heads, sessionId, lease, batch);
+      // The turn was taken before this connection: a transaction holding one while it waited for its turn, behind a
+      // commit waiting for a connection, would starve the pool.
+      return this.db.transaction(async (tx) => {
+        // The hooks' rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit_many to COMMIT.
+        for (const p of batch) if (p.c.write) await p.c.write(txOf(tx));
+        return commitBatch(inTx(tx), this.heads, sessionId, lease, batch);
+      });
+    },
+    (p) => ends(p.c),
+  );
 
   /**
    * Appends events after a session ended (what its memory and lesson jobs
@@ -359,6 +373,12 @@ const OPEN_CALLS_SQL = `with x as (
       cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, 'pending' from x
   )
   select new_id as id from x order by ordinality`;
+
+/** A transaction's client as RunSql: the same statement text the pool runs. */
+const inTx =
+  (tx: { execute: Db['execute'] }): RunSql =>
+  async <R>(text: string, values: unknown[]) =>
+    (await tx.execute(bind(text, values))).rows as R[];
 
 /** `$n` placeholders as drizzle params, so a transaction runs the same statement text the pool does. */
 function bind(text: string, values: unknown[]): SQL {

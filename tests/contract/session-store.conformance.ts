@@ -245,6 +245,58 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         expect((await store.caseMemory(id)) as { seqs: number[] }).toEqual({ seqs: Array.from({ length: 40 }, (_, i) => i + 2) });
       });
 
+      it('lands the commits made before one that ends the session and refuses those made after it, at once or not', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        const settle = (p: Promise<unknown>) => p.then(() => 'ok', (err: { code?: string }) => err.code ?? 'error');
+        const commits = [
+          ...Array.from({ length: 4 }, (_, i) => settle(store.commit(id, lease, { step: { key: `b${i}`, result: i }, events: [started(i)], calls: [call({ stepKey: `b${i}` })], caseMemory: seqs }))),
+          settle(store.commit(id, lease, { events: [event('session.completed', { usage: { calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, byPhase: {} } })], patch: { status: 'completed', ended: true }, caseMemory: seqs })),
+          ...Array.from({ length: 3 }, (_, i) => settle(store.commit(id, lease, { step: { key: `a${i}`, result: i }, events: [started(i)], caseMemory: seqs }))),
+        ];
+        expect(await Promise.all(commits)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'lease-lost', 'lease-lost', 'lease-lost']);
+        expect((await store.events(id, 0, 100)).map((e) => e.type)).toEqual(['session.created', ...Array(4).fill('session.started'), 'session.completed']);
+        expect([...(await store.completedSteps(id)).keys()].sort()).toEqual(['b0', 'b1', 'b2', 'b3']);
+        expect((await store.ledger(id)).map((r) => r.stepKey).sort()).toEqual(['b0', 'b1', 'b2', 'b3']);
+        expect(await store.get(id)).toMatchObject({ status: 'completed', lastSeq: 6 });
+      });
+
+      it('applies the patches of commits made at once in their order', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        await Promise.all([
+          store.commit(id, lease, { events: [started(1)], patch: { phase: 'debate', progress: { phase: 'debate', percent: 20 } } }),
+          store.commit(id, lease, { events: [], patch: { subProblemProgress: { id: 'sp1', value: { round: 1 } } } }),
+          store.commit(id, lease, { events: [started(2)] }),
+          store.commit(id, lease, { events: [], patch: { subProblemProgress: { id: 'sp2', value: { round: 1 } } } }),
+          store.commit(id, lease, { events: [], patch: { phase: 'voting', progress: { percent: 60 }, subProblemProgress: { id: 'sp1', value: { round: 2 } } } }),
+        ]);
+        expect(await store.get(id)).toMatchObject({ phase: 'voting', lastSeq: 3, progress: { phase: 'debate', percent: 60, subProblems: { sp1: { round: 2 }, sp2: { round: 1 } } } });
+      });
+
+      it('writes nothing of commits made at once when a write hook among them fails, and commits on afterwards', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        const results = await Promise.allSettled(
+          Array.from({ length: 5 }, (_, i) =>
+            store.commit(id, lease, {
+              step: { key: `h${i}`, result: i },
+              events: [started(i)],
+              caseMemory: seqs,
+              write: async () => (i === 2 ? Promise.reject(new Error('memory write failed')) : undefined),
+            }),
+          ),
+        );
+        // Whether a sibling landed depends on whether it shared the failed one's transaction; what landed, landed whole.
+        expect(results[2]!.status).toBe('rejected');
+        const landed = results.filter((r) => r.status === 'fulfilled').length;
+        const steps = await store.completedSteps(id);
+        results.forEach((r, i) => expect(steps.has(`h${i}`)).toBe(r.status === 'fulfilled'));
+        expect((await store.get(id))!.lastSeq).toBe(1 + landed);
+        await store.commit(id, lease, { events: [started(9)], caseMemory: seqs });
+        expect(await store.caseMemory(id)).toEqual({ seqs: Array.from({ length: landed + 1 }, (_, i) => i + 2) });
+      });
+
       it('keeps one fold when two handles (processes) commit to the session, and after a write from the API side', async () => {
         const id = await newSession();
         const { lease } = (await store.acquireLease(id))!;
