@@ -122,12 +122,26 @@ export class SessionRun {
 
   /** The case memory as prompts render it ('' without a policy). */
   caseMemoryText(): string {
-    return this.deps.caseMemory ? this.deps.caseMemory.render(this.caseMemory) : '';
+    return this.views().text;
   }
 
   /** The case memory's parts the board record carries. */
   board(): BoardView {
-    return this.deps.caseMemory ? this.deps.caseMemory.board(this.caseMemory) : NO_BOARD;
+    return this.views().board;
+  }
+
+  /**
+   * Rendered once per case memory: it changes only when a commit lands, and every model call of the session renders
+   * it into its prompt (a round's parallel calls, the same text each).
+   */
+  private rendered: { of: unknown; text: string; board: BoardView } | null = null;
+
+  private views(): { text: string; board: BoardView } {
+    const policy = this.deps.caseMemory;
+    if (!policy) return { text: '', board: NO_BOARD };
+    let r = this.rendered;
+    if (!r || r.of !== this.caseMemory) r = this.rendered = { of: this.caseMemory, text: policy.render(this.caseMemory), board: policy.board(this.caseMemory) };
+    return r;
   }
 
   /** The decision and its context, as every prompt of the session carries them. */
@@ -172,15 +186,41 @@ export class SessionRun {
 
   private async commitAndWake(c: Omit<Commit, 'caseMemory'>): Promise<Envelope[]> {
     const policy = this.deps.caseMemory;
+    // The store folds this commit's events onto the memory as it stands before them (its siblings' in seq order
+    // included) to store it: the run keeps that result rather than folding the same events a second time. The fold
+    // may run more than once (a stale head is retried); the last run is the one that landed.
+    let folded: { memory: unknown } | null = null;
     const envelopes = await this.deps.store.commit(this.sessionId, this.lease, {
       ...c,
-      ...(policy && { caseMemory: (current: unknown, envs: Envelope[]) => policy.reduce(current, envs) }),
+      ...(policy && {
+        caseMemory: (current: unknown, envs: Envelope[]) => {
+          const memory = policy.reduce(current, envs);
+          folded = { memory };
+          return memory;
+        },
+      }),
     });
-    if (policy && envelopes.length) this.caseMemory = policy.reduce(this.caseMemory, envelopes);
+    if (folded) this.caseMemory = (folded as { memory: unknown }).memory;
+    else if (policy && envelopes.length) this.caseMemory = policy.reduce(this.caseMemory, envelopes);
     const last = envelopes.at(-1);
-    // A wake-up is a hint (readers also poll), so the run does not wait for it.
-    if (last) void this.deps.notifier.publish(this.sessionId, last.seq).catch(() => {});
+    if (last) this.wake(last.seq);
     return envelopes;
+  }
+
+  /**
+   * A wake-up is a hint (readers also poll), so the run does not wait for it; the commits of one batch land together,
+   * and one wake-up with the highest seq serves them all.
+   */
+  private wakeSeq = 0;
+  private wake(seq: number): void {
+    const first = this.wakeSeq === 0;
+    this.wakeSeq = Math.max(this.wakeSeq, seq);
+    if (!first) return;
+    queueMicrotask(() => {
+      const at = this.wakeSeq;
+      this.wakeSeq = 0;
+      void this.deps.notifier.publish(this.sessionId, at).catch(() => {});
+    });
   }
 
   async step<T>(key: string, body: (scope: StepScope) => Promise<StepOutput<T>> | StepOutput<T>): Promise<T> {
