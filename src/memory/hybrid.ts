@@ -73,12 +73,24 @@ export function keyTerms(text: string, max = 3): string {
     .join(' ');
 }
 
-/** Full-text candidates, best ts_rank_cd first. `where` names bare columns of `table` and must include the tenant. */
-export async function textCandidates<E extends object = object>(exec: Exec, table: Searchable, where: SQL, text: string, limit: number, extra?: SQL) {
+/**
+ * Full-text candidates, best ts_rank_cd first. `where` names bare columns of `table` and must include the tenant.
+ * With `personas`, one shortlist per persona in one statement (see eachPersona), each row with its `persona`.
+ */
+export async function textCandidates<E extends object = object>(exec: Exec, table: Searchable, where: SQL, text: string, limit: number, extra?: SQL, personas?: string[]) {
   const terms = keyTerms(text);
   if (!terms) return [];
-  return rows<{ id: string; fts_rank: number } & E>(exec, textShortlist(table, where, terms, limit, extra));
+  const shortlist = textShortlist(table, where, terms, limit, extra);
+  return rows<{ id: string; fts_rank: number } & E>(exec, personas ? eachPersona(personas, shortlist) : shortlist);
 }
+
+/**
+ * A shortlist run once per persona of the list, in one statement: a LATERAL subquery per persona, whose `where`
+ * names the outer `p.persona`, so each persona keeps its own limit and index path.
+ */
+const eachPersona = (personas: string[], shortlist: SQL): SQL =>
+  // The list as one JSON parameter: drizzle spreads a JS array into a parameter list.
+  sql`select p.persona, c.* from jsonb_array_elements_text(${JSON.stringify(personas)}::jsonb) as p(persona) cross join lateral (${shortlist}) c`;
 
 /** The query of textCandidates (exported so tests and the bench can EXPLAIN exactly what runs). */
 export function textShortlist(table: Searchable, where: SQL, text: string, limit: number, extra?: SQL): SQL {
@@ -89,7 +101,7 @@ export function textShortlist(table: Searchable, where: SQL, text: string, limit
 }
 
 /**
- * Vector candidates, best exact cosine first. The database only shortlists:
+ * Vector candidates, best exact cosine first (with `personas`, as textCandidates). The database only shortlists:
  * pgvector's HNSW index where enabled, otherwise Hamming distance between
  * random-hyperplane sign bits (any Postgres; see embeddingBits). The
  * shortlist is re-ranked here on the stored real[] embedding, so both paths
@@ -103,9 +115,11 @@ export async function vectorCandidates<E extends object = object>(
   limit: number,
   pgvector: boolean,
   extra?: SQL,
+  personas?: string[],
 ) {
   if (!vector.length) return [];
-  const found = await rows<{ id: string; embedding: Uint8Array } & E>(exec, vectorShortlist(table, where, vector, limit, pgvector, extra));
+  const shortlist = vectorShortlist(table, where, vector, limit, pgvector, extra);
+  const found = await rows<{ id: string; embedding: Uint8Array } & E>(exec, personas ? eachPersona(personas, shortlist) : shortlist);
   return found
     .map((r) => {
       const embedding = float4Array(r.embedding);

@@ -81,8 +81,11 @@ const TEXT_CANDIDATES = 50;
 const VECTOR_CANDIDATES = 100;
 const CATEGORY_BOOST = 1.2;
 
-/** Which rows recall considers (bare column names, for the candidate queries). */
-export function recallFilter(tenantId: string, q: Pick<RecallQuery, 'persona' | 'excludeSessionId' | 'embeddingProvider'>): SQL {
+/**
+ * Which rows recall considers (bare column names, for the candidate queries). `persona` is a value, or an SQL
+ * expression: `p.persona`, the persona of each row of recallEach's list.
+ */
+export function recallFilter(tenantId: string, q: Pick<RecallQuery, 'excludeSessionId' | 'embeddingProvider'> & { persona: string | SQL }): SQL {
   const where = sql`tenant_id = ${tenantId} and scope = 'session' and persona = ${q.persona} and superseded_by is null`;
   if (q.excludeSessionId) where.append(sql` and session_id <> ${q.excludeSessionId}`);
   if (q.embeddingProvider) where.append(sql` and embedding_provider = ${q.embeddingProvider}`);
@@ -148,32 +151,56 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
    * and a category match. Superseded memories never come back.
    */
   async recall(tenantId: string, q: RecallQuery): Promise<RecalledMemory[]> {
-    if (q.limit <= 0) return [];
+    const { persona, ...rest } = q;
+    return (await this.recallEach(tenantId, { ...rest, personas: [persona] }))[persona] ?? [];
+  }
+
+  /**
+   * Recall for several experts on one query (a board's members at the start
+   * of a session), each exactly as `recall` would answer for them alone, in
+   * three statements whatever their number: the text and the vector
+   * candidates of every expert at once (a LATERAL subquery per persona, so
+   * each keeps its own shortlist and index use), then the returned rows.
+   */
+  async recallEach(tenantId: string, q: Omit<RecallQuery, 'persona'> & { personas: string[] }): Promise<Record<string, RecalledMemory[]>> {
+    const personas = [...new Set(q.personas)];
+    const out: Record<string, RecalledMemory[]> = Object.fromEntries(personas.map((p) => [p, []]));
+    if (q.limit <= 0 || !personas.length) return out;
     if (!(q.halfLifeDays > 0)) throw new RangeError('halfLifeDays must be positive');
-    const where = recallFilter(tenantId, q);
+    const where = recallFilter(tenantId, { ...q, persona: sql`p.persona` });
+    type Candidate = Scoring & { persona: string };
     return this.vector.run(this.db, async (exec) => {
       const [text, vec] = await this.vector.both(
         exec,
-        (x) => textCandidates<Scoring>(x, m, where, q.text, TEXT_CANDIDATES, SCORING),
-        (x) => vectorCandidates<Scoring>(x, m, where, q.vector, VECTOR_CANDIDATES, this.vector.on, SCORING),
+        (x) => textCandidates<Candidate>(x, m, where, q.text, TEXT_CANDIDATES, SCORING, personas),
+        (x) => vectorCandidates<Candidate>(x, m, where, q.vector, VECTOR_CANDIDATES, this.vector.on, SCORING, personas),
       );
       const scoring = new Map<string, Scoring>([...text, ...vec].map((c) => [c.id, c]));
-      const top = fuse(text, vec)
-        .map((f) => {
-          const c = scoring.get(f.id)!;
-          const rec = recency(new Date(c.created_ms), q.now, q.halfLifeDays);
-          const categoryMatch = q.category !== undefined && c.category === q.category;
-          const score = f.rrf * rec * (categoryMatch ? CATEGORY_BOOST : 1);
-          return { id: f.id, score, ftsRank: f.ftsRank, vectorSimilarity: f.vectorSimilarity, recency: rec, categoryMatch };
-        })
-        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-        .slice(0, q.limit);
-      // Full rows only for what is returned.
-      const byId = await this.fetch(exec, tenantId, top.map((t) => t.id));
-      return top.flatMap((t) => {
-        const mem = byId.get(t.id);
-        return mem ? [{ ...mem, ...t }] : [];
+      const tops = personas.map((persona) => {
+        const top = fuse(
+          text.filter((c) => c.persona === persona),
+          vec.filter((c) => c.persona === persona),
+        )
+          .map((f) => {
+            const c = scoring.get(f.id)!;
+            const rec = recency(new Date(c.created_ms), q.now, q.halfLifeDays);
+            const categoryMatch = q.category !== undefined && c.category === q.category;
+            const score = f.rrf * rec * (categoryMatch ? CATEGORY_BOOST : 1);
+            return { id: f.id, score, ftsRank: f.ftsRank, vectorSimilarity: f.vectorSimilarity, recency: rec, categoryMatch };
+          })
+          .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+          .slice(0, q.limit);
+        return [persona, top] as const;
       });
+      // Full rows only for what is returned.
+      const byId = await this.fetch(exec, tenantId, tops.flatMap(([, top]) => top.map((t) => t.id)));
+      for (const [persona, top] of tops) {
+        out[persona] = top.flatMap((t) => {
+          const mem = byId.get(t.id);
+          return mem ? [{ ...mem, ...t }] : [];
+        });
+      }
+      return out;
     });
   }
 

@@ -100,6 +100,26 @@ export function memoryStoreConformance(adapter: string, open: () => Promise<Open
       expect(await memory.recall(t, recallQ({ limit: 0 }))).toEqual([]);
     });
 
+    it('recalls for several experts at once exactly what each would recall alone, with an entry for each', async () => {
+      const t = tenant();
+      const [s1, s2] = [await session(t), await session(t)];
+      await memory.insertMemories(t, [
+        row(s1),
+        row(s1, { summary: 'Hiring a head of sales before product fit wastes runway', position: 'Wait to hire', embedding: HIRING }),
+        row(s1, { persona: 'raj' }),
+        row(s2, { persona: 'raj', summary: 'Hiring a head of sales before product fit wastes runway', embedding: HIRING }),
+        row(s2, { persona: 'maria', scope: 'sub_problem' }),
+      ]);
+      const q = recallQ({ excludeSessionId: s2, limit: 2 });
+      const { persona: _one, ...each } = q;
+      const all = await memory.recallEach(t, { ...each, personas: ['maria', 'raj', 'nobody'] });
+      expect(Object.keys(all)).toEqual(['maria', 'raj', 'nobody']);
+      for (const persona of ['maria', 'raj', 'nobody']) expect(all[persona]).toEqual(await memory.recall(t, { ...q, persona }));
+      expect(all.maria!.length).toBeGreaterThan(0);
+      expect(all.nobody).toEqual([]);
+      expect(await memory.recallEach(t, { ...each, personas: [] })).toEqual({});
+    });
+
     it('supersedes a memory by a newer one: both kept, only the newer recalled', async () => {
       const t = tenant();
       const s = await session(t);
