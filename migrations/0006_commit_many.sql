@@ -21,6 +21,34 @@ LANGUAGE sql AS $$
   WHERE s.id = p_session
 $$;
 --> statement-breakpoint
+-- A session's ledger rows settled: a call written ahead (openCall) is updated in place; a call that had none gets a
+-- row. One statement for any number of them: a step's commit, or a failed or fenced step's calls after it.
+CREATE FUNCTION bo1_settle(p_session uuid, p_calls jsonb) RETURNS void
+LANGUAGE sql AS $$
+  WITH x AS (
+    SELECT * FROM jsonb_to_recordset(p_calls) AS x(
+      id bigint, "stepKey" text, provider text, model text, phase text, purpose text, "promptVersion" text,
+      "inputTokens" integer, "outputTokens" integer, "cacheReadTokens" integer, "cacheWriteTokens" integer,
+      "prefixTokens" integer, "prefixHash" text, "costUsd" numeric, "latencyMs" integer, attempt integer, outcome text)
+  ), settled AS (
+    UPDATE llm_calls l SET
+      step_key = x."stepKey", provider = x.provider, model = x.model, phase = x.phase, purpose = x.purpose,
+      prompt_version = x."promptVersion", input_tokens = x."inputTokens", output_tokens = x."outputTokens",
+      cache_read_tokens = coalesce(x."cacheReadTokens", l.cache_read_tokens),
+      cache_write_tokens = coalesce(x."cacheWriteTokens", l.cache_write_tokens),
+      prefix_tokens = coalesce(x."prefixTokens", l.prefix_tokens),
+      prefix_hash = coalesce(x."prefixHash", l.prefix_hash),
+      cost_usd = x."costUsd", latency_ms = x."latencyMs", attempt = x.attempt, outcome = x.outcome
+    FROM x WHERE x.id IS NOT NULL AND l.id = x.id AND l.session_id = p_session
+  )
+  INSERT INTO llm_calls (session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens, output_tokens,
+    cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, outcome)
+  SELECT p_session, x."stepKey", x.provider, x.model, x.phase, x.purpose, x."promptVersion", x."inputTokens", x."outputTokens",
+    coalesce(x."cacheReadTokens", 0), coalesce(x."cacheWriteTokens", 0), coalesce(x."prefixTokens", 0), coalesce(x."prefixHash", ''),
+    x."costUsd", x."latencyMs", x.attempt, x.outcome
+  FROM x WHERE x.id IS NULL
+$$;
+--> statement-breakpoint
 CREATE FUNCTION bo1_commit_many(
   p_session uuid,
   p_lease integer,
@@ -70,33 +98,7 @@ BEGIN
     FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(v, ord);
   END IF;
 
-  IF jsonb_array_length(p_calls) > 0 THEN
-    -- Calls written ahead (openCall) are settled in place; a call that had no row gets one.
-    UPDATE llm_calls l SET
-      step_key = x."stepKey", provider = x.provider, model = x.model, phase = x.phase, purpose = x.purpose,
-      prompt_version = x."promptVersion", input_tokens = x."inputTokens", output_tokens = x."outputTokens",
-      cache_read_tokens = coalesce(x."cacheReadTokens", l.cache_read_tokens),
-      cache_write_tokens = coalesce(x."cacheWriteTokens", l.cache_write_tokens),
-      prefix_tokens = coalesce(x."prefixTokens", l.prefix_tokens),
-      prefix_hash = coalesce(x."prefixHash", l.prefix_hash),
-      cost_usd = x."costUsd", latency_ms = x."latencyMs", attempt = x.attempt, outcome = x.outcome
-    FROM jsonb_to_recordset(p_calls) AS x(
-      id bigint, "stepKey" text, provider text, model text, phase text, purpose text, "promptVersion" text,
-      "inputTokens" integer, "outputTokens" integer, "cacheReadTokens" integer, "cacheWriteTokens" integer,
-      "prefixTokens" integer, "prefixHash" text, "costUsd" numeric, "latencyMs" integer, attempt integer, outcome text)
-    WHERE x.id IS NOT NULL AND l.id = x.id AND l.session_id = p_session;
-
-    INSERT INTO llm_calls (session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens, output_tokens,
-      cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, outcome)
-    SELECT p_session, x."stepKey", x.provider, x.model, x.phase, x.purpose, x."promptVersion", x."inputTokens", x."outputTokens",
-      coalesce(x."cacheReadTokens", 0), coalesce(x."cacheWriteTokens", 0), coalesce(x."prefixTokens", 0), coalesce(x."prefixHash", ''),
-      x."costUsd", x."latencyMs", x.attempt, x.outcome
-    FROM jsonb_to_recordset(p_calls) AS x(
-      id bigint, "stepKey" text, provider text, model text, phase text, purpose text, "promptVersion" text,
-      "inputTokens" integer, "outputTokens" integer, "cacheReadTokens" integer, "cacheWriteTokens" integer,
-      "prefixTokens" integer, "prefixHash" text, "costUsd" numeric, "latencyMs" integer, attempt integer, outcome text)
-    WHERE x.id IS NULL;
-  END IF;
+  PERFORM bo1_settle(p_session, p_calls);
 
   RETURN QUERY SELECT true, v_base, v_lease, NULL::text, v_base + v_n, NULL::jsonb;
 END

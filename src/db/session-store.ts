@@ -297,7 +297,7 @@ export class SessionStore implements SessionStorePort {
    * Not fenced, for the same reason as openCall.
    */
   async recordCalls(sessionId: string, calls: LedgerEntry[]): Promise<void> {
-    if (calls.length) await settle(this.db, sessionId, calls);
+    if (calls.length) await this.database.pool.query('select bo1_settle($1, $2)', [sessionId, JSON.stringify(calls)]);
   }
 
   async caseMemory(sessionId: string): Promise<unknown> {
@@ -384,13 +384,4 @@ const inTx =
 function bind(text: string, values: unknown[]): SQL {
   const parts = text.split(/\$(\d+)/);
   return sql.join(parts.map((part, i) => (i % 2 ? sql.param(values[Number(part) - 1]) : sql.raw(part))));
-}
-
-/** Settles each call: updates the row written ahead of it, or inserts one for a call that had none. */
-async function settle(db: Db, sessionId: string, calls: LedgerEntry[]): Promise<void> {
-  const fresh = calls.filter((c) => c.id === undefined).map((c) => ({ ...c, sessionId }));
-  if (fresh.length) await db.insert(llmCalls).values(fresh);
-  for (const { id, ...c } of calls.filter((x) => x.id !== undefined)) {
-    await db.update(llmCalls).set(c).where(and(eq(llmCalls.id, id!), eq(llmCalls.sessionId, sessionId)));
-  }
 }
