@@ -4,8 +4,9 @@
 -- of them in their order, with one fence, one terminal check and one seq allocation. The batch's steps, events (in
 -- order, numbered from the allocated base), ledger rows and patches (applied in order: a later one sees an earlier
 -- one's progress) are given as arrays; `p_case_memory` is the memory folded over all of them. The caller ends a
--- batch at a commit that ends the session, and never mixes leases in one. bo1_commit stays for the trees that
--- still call it (a bench of another version against the same database).
+-- batch at a commit that ends the session, and never mixes leases in one. `p_open` are pending ledger rows
+-- (bo1_open) of the session's next model calls that ride along: written only if the batch lands, their ids in
+-- `r_open`. bo1_commit stays for the trees that still call it (a bench of another version against the same database).
 
 -- One session patch onto the row, as bo1_commit applies it.
 CREATE FUNCTION bo1_patch(p_session uuid, p_patch jsonb, p_ts timestamptz) RETURNS void
@@ -49,6 +50,22 @@ LANGUAGE sql AS $$
   FROM x WHERE x.id IS NULL
 $$;
 --> statement-breakpoint
+-- Pending ledger rows, written ahead of their model calls (openCall), several at once; their ids in the rows' order.
+-- Each id is drawn in the first CTE, which is evaluated once (nextval is volatile), and the array is built from it
+-- in the rows' order: nothing depends on the order an INSERT's RETURNING happens to use.
+CREATE FUNCTION bo1_open(p_rows jsonb) RETURNS bigint[]
+LANGUAGE sql AS $$
+  WITH x AS (
+    SELECT nextval('llm_calls_id_seq'::regclass) AS new_id, x.* FROM jsonb_populate_recordset(NULL::llm_calls, p_rows) WITH ORDINALITY AS x
+  ), ins AS (
+    INSERT INTO llm_calls (id, session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens, output_tokens,
+      cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, outcome)
+    SELECT new_id, session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens, output_tokens,
+      cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, 'pending' FROM x
+  )
+  SELECT coalesce(array_agg(new_id ORDER BY ordinality), '{}') FROM x
+$$;
+--> statement-breakpoint
 CREATE FUNCTION bo1_commit_many(
   p_session uuid,
   p_lease integer,
@@ -58,8 +75,9 @@ CREATE FUNCTION bo1_commit_many(
   p_ts timestamptz,
   p_calls jsonb,
   p_patches jsonb,
-  p_case_memory jsonb
-) RETURNS TABLE (r_ok boolean, r_base integer, r_lease integer, r_status text, r_last_seq integer, r_case_memory jsonb)
+  p_case_memory jsonb,
+  p_open jsonb
+) RETURNS TABLE (r_ok boolean, r_base integer, r_lease integer, r_status text, r_last_seq integer, r_case_memory jsonb, r_open bigint[])
 LANGUAGE plpgsql AS $$
 DECLARE
   v_n integer := jsonb_array_length(p_events);
@@ -80,7 +98,7 @@ BEGIN
 
   IF NOT FOUND THEN
     -- Refused: nothing was written. No row at all is a missing session.
-    RETURN QUERY SELECT false, NULL::integer, s.lease, s.status, s.last_seq, s.case_memory FROM sessions s WHERE s.id = p_session;
+    RETURN QUERY SELECT false, NULL::integer, s.lease, s.status, s.last_seq, s.case_memory, NULL::bigint[] FROM sessions s WHERE s.id = p_session;
     RETURN;
   END IF;
 
@@ -100,6 +118,7 @@ BEGIN
 
   PERFORM bo1_settle(p_session, p_calls);
 
-  RETURN QUERY SELECT true, v_base, v_lease, NULL::text, v_base + v_n, NULL::jsonb;
+  RETURN QUERY SELECT true, v_base, v_lease, NULL::text, v_base + v_n, NULL::jsonb,
+    CASE WHEN jsonb_array_length(p_open) > 0 THEN bo1_open(p_open) ELSE '{}'::bigint[] END;
 END
 $$;

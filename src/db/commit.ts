@@ -1,6 +1,6 @@
 import type { Envelope, EventDraft } from '../domain/events';
 import { AppError } from '../domain/errors';
-import { TERMINAL_STATUSES, type Commit, type SessionStatus } from '../ports/session-store';
+import { TERMINAL_STATUSES, type Commit, type LedgerEntry, type SessionStatus } from '../ports/session-store';
 import type { CommitHeads, Head } from './commit-heads';
 
 /** Runs one parameterised statement, returning its rows: the pool (one round trip) or a transaction's client. */
@@ -10,7 +10,7 @@ export type RunSql = <R>(text: string, values: unknown[]) => Promise<R[]>;
  * bo1_commit_many (migrations/0006): one statement, one round trip, for every commit of the batch; the lease check is
  * in the same UPDATE as the seq allocation.
  */
-export const COMMIT_SQL = 'select * from bo1_commit_many($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+export const COMMIT_SQL = 'select * from bo1_commit_many($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
 const HEAD_SQL = 'select last_seq, case_memory from sessions where id = $1';
 
 /** One commit of a batch: what the caller asked for, its events validated. */
@@ -26,6 +26,7 @@ interface CommitRow {
   r_status: string;
   r_last_seq: number;
   r_case_memory: unknown;
+  r_open: number[] | null;
 }
 
 /**
@@ -37,6 +38,14 @@ const MAX_ATTEMPTS = 8;
 
 const envelopesAt = (sessionId: string, base: number, drafts: EventDraft[], ts: string): Envelope[] =>
   drafts.map((d, i) => ({ seq: base + i + 1, type: d.type, session_id: sessionId, ts, data: d.data as Record<string, unknown> }));
+
+/** A pending ledger row as bo1_open takes it (the llm_calls columns). */
+export const openRow = (sessionId: string, e: LedgerEntry) => ({
+  session_id: sessionId, step_key: e.stepKey, provider: e.provider, model: e.model, phase: e.phase, purpose: e.purpose,
+  prompt_version: e.promptVersion, input_tokens: e.inputTokens, output_tokens: e.outputTokens,
+  cache_read_tokens: e.cacheReadTokens ?? 0, cache_write_tokens: e.cacheWriteTokens ?? 0, prefix_tokens: e.prefixTokens ?? 0,
+  prefix_hash: e.prefixHash ?? '', cost_usd: e.costUsd, latency_ms: e.latencyMs, attempt: e.attempt,
+});
 
 /** Each commit's envelopes, numbered on from `base` in the batch's order. */
 function envelopesOf(sessionId: string, base: number, batch: Pending[], ts: string): Envelope[][] {
@@ -64,10 +73,18 @@ export const ends = (c: Commit): boolean => !!c.patch?.status && TERMINAL_STATUS
  * the caller), steps, ledger rows and patches in one statement, all or nothing. With a case-memory fold, the memory
  * is folded here over the batch's events, in order, onto this process's head of the log and sent with `expect`, so no
  * round trip reads the row under its lock; a stale head is refused by Postgres, writes nothing, and is retried from
- * the row it returns. Only a batch's last commit may end the session. Callers run it in the session's turn
- * (CommitQueue). Returns each commit's envelopes.
+ * the row it returns. Only a batch's last commit may end the session. `open` are pending ledger rows of the session's
+ * next model calls riding along (openCall): written only if the batch lands. Callers run it in the session's turn
+ * (CommitQueue). Returns each commit's envelopes and the open rows' ids.
  */
-export async function commitBatch(run: RunSql, heads: CommitHeads, sessionId: string, lease: number | null, batch: Pending[]): Promise<Envelope[][]> {
+export async function commitBatch(
+  run: RunSql,
+  heads: CommitHeads,
+  sessionId: string,
+  lease: number | null,
+  batch: Pending[],
+  open: LedgerEntry[] = [],
+): Promise<{ envelopes: Envelope[][]; callIds: number[] }> {
   // Taken when the batch's turn comes, so the log's timestamps follow its seqs as they did under the row lock.
   const now = new Date();
   const ts = now.toISOString();
@@ -81,6 +98,7 @@ export async function commitBatch(run: RunSql, heads: CommitHeads, sessionId: st
     JSON.stringify(batch.flatMap(({ c }) => c.calls ?? [])),
     JSON.stringify(batch.flatMap(({ c }) => (c.patch && Object.keys(c.patch).length ? [c.patch] : []))),
   ];
+  const opens = JSON.stringify(open.map((e) => openRow(sessionId, e)));
   for (let attempt = 1; ; attempt++) {
     let expect: number | null = null;
     let memory: string | null = null;
@@ -98,7 +116,7 @@ export async function commitBatch(run: RunSql, heads: CommitHeads, sessionId: st
     }
     let row: CommitRow | undefined;
     try {
-      [row] = await run<CommitRow>(COMMIT_SQL, [sessionId, lease, expect, ...fixed, memory]);
+      [row] = await run<CommitRow>(COMMIT_SQL, [sessionId, lease, expect, ...fixed, memory, opens]);
     } catch (err) {
       heads.drop(sessionId);
       throw err;
@@ -112,7 +130,7 @@ export async function commitBatch(run: RunSql, heads: CommitHeads, sessionId: st
       if (ends(batch.at(-1)!.c)) heads.drop(sessionId);
       else if (folds) heads.set(sessionId, { lastSeq: expect! + n, caseMemory: folded });
       else if (n) heads.drop(sessionId);
-      return envelopes ?? envelopesOf(sessionId, row.r_base!, batch, ts);
+      return { envelopes: envelopes ?? envelopesOf(sessionId, row.r_base!, batch, ts), callIds: (row.r_open ?? []).map(Number) };
     }
     heads.drop(sessionId);
     if (lease !== null && row.r_lease !== lease) {

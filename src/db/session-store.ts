@@ -17,7 +17,7 @@ import {
   sessionCapError,
 } from '../ports/session-store';
 import type { Database, Db } from './client';
-import { commitBatch, ends, type Pending, type RunSql } from './commit';
+import { commitBatch, ends, openRow, type Pending, type RunSql } from './commit';
 import { CommitQueue } from './commit-queue';
 import { CommitHeads } from './commit-heads';
 import { TickBatch } from './tick-batch';
@@ -181,27 +181,34 @@ export class SessionStore implements SessionStorePort {
         if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
         c.guard!(locked);
         if (c.write) await c.write(txOf(tx));
-        const [envs] = await commitBatch(inTx(tx), this.heads, sessionId, lease, [{ c, drafts }]);
-        return envs!;
+        const { envelopes } = await commitBatch(inTx(tx), this.heads, sessionId, lease, [{ c, drafts }]);
+        return envelopes[0]!;
       })
       // A head kept for a guarded commit would only go stale.
       .finally(() => this.heads.drop(sessionId));
   }
 
-  /** One batch of a session's commits (all under one lease): one statement, or a transaction when a hook writes rows. */
-  private readonly commits = new CommitQueue<{ lease: number | null } & Pending, Envelope[]>(
-    async (sessionId, batch) => {
+  /**
+   * One batch of a session's commits (all under one lease) and the pending ledger rows riding with it: one
+   * statement, or a transaction when a hook writes rows.
+   */
+  private readonly commits = new CommitQueue<{ lease: number | null } & Pending, LedgerEntry, Envelope[], number>(
+    async (sessionId, batch, open) => {
+      if (!batch.length) return { results: [], ids: await this.openRows(open.map((entry) => ({ sessionId, entry }))) };
       const lease = batch[0]!.lease;
-      if (!batch.some((p) => p.c.write)) return commitBatch(this.runOnPool, this.heads, sessionId, lease, batch);
-      // The turn was taken before this connection: a transaction holding one while it waited for its turn, behind a
-      // commit waiting for a connection, would starve the pool.
-      return this.db.transaction(async (tx) => {
-        // The hooks' rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit_many to COMMIT.
-        for (const p of batch) if (p.c.write) await p.c.write(txOf(tx));
-        return commitBatch(inTx(tx), this.heads, sessionId, lease, batch);
-      });
+      const sent = batch.some((p) => p.c.write)
+        ? // The turn was taken before this connection: a transaction holding one while it waited for its turn, behind a
+          // commit waiting for a connection, would starve the pool.
+          await this.db.transaction(async (tx) => {
+            // The hooks' rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit_many to COMMIT.
+            for (const p of batch) if (p.c.write) await p.c.write(txOf(tx));
+            return commitBatch(inTx(tx), this.heads, sessionId, lease, batch, open);
+          })
+        : await commitBatch(this.runOnPool, this.heads, sessionId, lease, batch, open);
+      return { results: sent.envelopes, ids: sent.callIds };
     },
     (p) => ends(p.c),
+    (p) => !!p.c.write,
   );
 
   /**
@@ -259,25 +266,21 @@ export class SessionStore implements SessionStorePort {
    * keeping the estimate. Not fenced: a stale worker's call is spend too.
    */
   async openCall(sessionId: string, entry: LedgerEntry): Promise<number> {
-    return this.opening.add({ sessionId, entry });
+    // With the session's commits gathered in this turn (the step before this call), if any: one round trip for both.
+    return this.commits.ride(sessionId, entry) ?? this.opening.add({ sessionId, entry });
   }
 
   /**
-   * Once per model call, so the rows asked for in one turn of the event loop (a round's parallel turns, every session
-   * of the worker) go as one fixed statement (OPEN_CALLS_SQL); its ids come back in the order of the rows.
+   * Once per model call, so the rows asked for in one turn of the event loop that found no commit to ride with (a
+   * round's parallel turns, every session of the worker) go as one fixed statement (bo1_open).
    */
-  private readonly opening = new TickBatch<{ sessionId: string; entry: LedgerEntry }, number>(async (rows) => {
-    const json = JSON.stringify(
-      rows.map(({ sessionId, entry: e }) => ({
-        session_id: sessionId, step_key: e.stepKey, provider: e.provider, model: e.model, phase: e.phase, purpose: e.purpose,
-        prompt_version: e.promptVersion, input_tokens: e.inputTokens, output_tokens: e.outputTokens,
-        cache_read_tokens: e.cacheReadTokens ?? 0, cache_write_tokens: e.cacheWriteTokens ?? 0, prefix_tokens: e.prefixTokens ?? 0,
-        prefix_hash: e.prefixHash ?? '', cost_usd: e.costUsd, latency_ms: e.latencyMs, attempt: e.attempt,
-      })),
-    );
-    const { rows: ids } = await this.database.pool.query<{ id: number }>(OPEN_CALLS_SQL, [json]);
-    return ids.map((r) => r.id);
-  });
+  private readonly opening = new TickBatch<{ sessionId: string; entry: LedgerEntry }, number>((rows) => this.openRows(rows));
+
+  private async openRows(rows: { sessionId: string; entry: LedgerEntry }[]): Promise<number[]> {
+    const json = JSON.stringify(rows.map(({ sessionId, entry }) => openRow(sessionId, entry)));
+    const { rows: [row] } = await this.database.pool.query<{ ids: (number | string)[] }>('select bo1_open($1::jsonb) as ids', [json]);
+    return row!.ids.map(Number);
+  }
 
   /**
    * Calls still pending when a new run starts belong to a run that died
@@ -358,21 +361,6 @@ export class SessionStore implements SessionStorePort {
     return rows.map((r) => r.id);
   }
 }
-
-/**
- * Pending ledger rows, several in one statement. Each row's id is drawn in the first CTE, which Postgres evaluates once
- * (nextval is volatile, so it is materialised), and returned in the rows' order from there: nothing depends on the
- * order an INSERT's RETURNING happens to use.
- */
-const OPEN_CALLS_SQL = `with x as (
-    select nextval('llm_calls_id_seq'::regclass) as new_id, x.* from jsonb_populate_recordset(null::llm_calls, $1::jsonb) with ordinality as x
-  ), ins as (
-    insert into llm_calls (id, session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens, output_tokens,
-      cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, outcome)
-    select new_id, session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens, output_tokens,
-      cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, 'pending' from x
-  )
-  select new_id as id from x order by ordinality`;
 
 /** A transaction's client as RunSql: the same statement text the pool runs. */
 const inTx =

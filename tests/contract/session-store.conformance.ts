@@ -274,7 +274,7 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         expect(await store.get(id)).toMatchObject({ phase: 'voting', lastSeq: 3, progress: { phase: 'debate', percent: 60, subProblems: { sp1: { round: 2 }, sp2: { round: 1 } } } });
       });
 
-      it('writes nothing of commits made at once when a write hook among them fails, and commits on afterwards', async () => {
+      it("writes nothing of commits made at once when a write hook among them fails; the lease's later commits fail too, an ending one goes, a new lease commits", async () => {
         const id = await newSession();
         const { lease } = (await store.acquireLease(id))!;
         const results = await Promise.allSettled(
@@ -287,14 +287,30 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
             }),
           ),
         );
-        // Whether a sibling landed depends on whether it shared the failed one's transaction; what landed, landed whole.
+        // Whether a sibling landed depends on whether it shared the failed one's batch; what landed, landed whole, and
+        // nothing after the failed one.
         expect(results[2]!.status).toBe('rejected');
-        const landed = results.filter((r) => r.status === 'fulfilled').length;
+        const landed = results.findIndex((r) => r.status === 'rejected');
+        results.forEach((r, i) => expect(r.status).toBe(i < landed ? 'fulfilled' : 'rejected'));
         const steps = await store.completedSteps(id);
         results.forEach((r, i) => expect(steps.has(`h${i}`)).toBe(r.status === 'fulfilled'));
         expect((await store.get(id))!.lastSeq).toBe(1 + landed);
-        await store.commit(id, lease, { events: [started(9)], caseMemory: seqs });
-        expect(await store.caseMemory(id)).toEqual({ seqs: Array.from({ length: landed + 1 }, (_, i) => i + 2) });
+        // The run is over: a later step of that lease would land after a gap, so it is refused; its ending is not.
+        await expect(store.commit(id, lease, { step: { key: 'later', result: 1 }, events: [started(9)] })).rejects.toThrow('memory write failed');
+        const { lease: next } = (await store.acquireLease(id))!;
+        await store.commit(id, next, { events: [started(10)], caseMemory: seqs });
+        await store.commit(id, next, { events: [event('session.failed', { reason: 'r', kind: 'internal', step: 'h2', retryable: false })], patch: { status: 'failed', ended: true } });
+        expect((await store.get(id))!).toMatchObject({ status: 'failed', lastSeq: 3 + landed });
+      });
+
+      it("fails a lease's commits after one of them failed, but still lands the one that ends the session", async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        await expect(store.commit(id, lease, { step: { key: 'x', result: 1 }, events: [started(1)], write: () => Promise.reject(new Error('boom')) })).rejects.toThrow('boom');
+        await expect(store.commit(id, lease, { step: { key: 'y', result: 1 }, events: [started(2)] })).rejects.toThrow('boom');
+        await store.commit(id, lease, { events: [event('session.failed', { reason: 'r', kind: 'internal', step: 'x', retryable: false })], patch: { status: 'failed', ended: true } });
+        expect(await store.get(id)).toMatchObject({ status: 'failed', lastSeq: 2 });
+        expect((await store.completedSteps(id)).size).toBe(0);
       });
 
       it('keeps one fold when two handles (processes) commit to the session, and after a write from the API side', async () => {
