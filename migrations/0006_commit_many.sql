@@ -6,7 +6,7 @@
 -- one's progress) are given as arrays; `p_case_memory` is the memory folded over all of them. The caller ends a
 -- batch at a commit that ends the session, and never mixes leases in one. `p_open` are pending ledger rows
 -- (bo1_open) of the session's next model calls that ride along: written only if the batch lands, their ids in
--- `r_open`. bo1_commit stays for the trees that still call it (a bench of another version against the same database).
+-- `r_open`. `p_side` are rows the batch's write hooks handed over (bo1_side_rows). bo1_commit stays for the trees that still call it (a bench of another version against the same database).
 
 -- One session patch onto the row, as bo1_commit applies it.
 CREATE FUNCTION bo1_patch(p_session uuid, p_patch jsonb, p_ts timestamptz) RETURNS void
@@ -66,6 +66,35 @@ LANGUAGE sql AS $$
   SELECT coalesce(array_agg(new_id ORDER BY ordinality), '{}') FROM x
 $$;
 --> statement-breakpoint
+-- Rows a batch's write hooks hand over (a step's expert memories, a round's novelty utterances), written with the
+-- batch, after its fence: the step and its rows land together or not at all, in one statement and no transaction.
+-- The memory store's tenancy check is made here: every row hangs off a session of its own tenant.
+CREATE FUNCTION bo1_side_rows(p_side jsonb) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (
+    SELECT 1 FROM (
+      SELECT x.session_id, x.tenant_id FROM jsonb_populate_recordset(NULL::expert_memories, coalesce(p_side -> 'expert_memories', '[]')) x
+      UNION ALL
+      SELECT x.session_id, x.tenant_id FROM jsonb_populate_recordset(NULL::utterances, coalesce(p_side -> 'utterances', '[]')) x
+    ) r
+    WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = r.session_id AND s.tenant_id = r.tenant_id)
+  ) THEN
+    RAISE EXCEPTION 'bo1 tenancy: a session id does not belong to this tenant';
+  END IF;
+  -- Idempotent on id, as the memory store's own insert.
+  INSERT INTO expert_memories (id, tenant_id, scope, session_id, sub_problem_id, persona, category, summary, position, confidence,
+    anonymised, model, prompt_version, embedding, embedding_bits, embedding_provider, embedding_dim, created_at)
+  SELECT x.id, x.tenant_id, x.scope, x.session_id, x.sub_problem_id, x.persona, x.category, x.summary, x.position, x.confidence,
+    x.anonymised, x.model, x.prompt_version, x.embedding, x.embedding_bits, x.embedding_provider, x.embedding_dim, coalesce(x.created_at, now())
+  FROM jsonb_populate_recordset(NULL::expert_memories, coalesce(p_side -> 'expert_memories', '[]')) x
+  ON CONFLICT (id) DO NOTHING;
+  INSERT INTO utterances (tenant_id, session_id, sub_problem_id, round, persona, kind, text, embedding, embedding_provider, created_at)
+  SELECT x.tenant_id, x.session_id, x.sub_problem_id, x.round, x.persona, x.kind, x.text, x.embedding, x.embedding_provider, coalesce(x.created_at, now())
+  FROM jsonb_populate_recordset(NULL::utterances, coalesce(p_side -> 'utterances', '[]')) x;
+END
+$$;
+--> statement-breakpoint
 CREATE FUNCTION bo1_commit_many(
   p_session uuid,
   p_lease integer,
@@ -76,7 +105,8 @@ CREATE FUNCTION bo1_commit_many(
   p_calls jsonb,
   p_patches jsonb,
   p_case_memory jsonb,
-  p_open jsonb
+  p_open jsonb,
+  p_side jsonb
 ) RETURNS TABLE (r_ok boolean, r_base integer, r_lease integer, r_status text, r_last_seq integer, r_case_memory jsonb, r_open bigint[])
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -117,6 +147,10 @@ BEGIN
   END IF;
 
   PERFORM bo1_settle(p_session, p_calls);
+
+  IF p_side <> '{}'::jsonb THEN
+    PERFORM bo1_side_rows(p_side);
+  END IF;
 
   RETURN QUERY SELECT true, v_base, v_lease, NULL::text, v_base + v_n, NULL::jsonb,
     CASE WHEN jsonb_array_length(p_open) > 0 THEN bo1_open(p_open) ELSE '{}'::bigint[] END;

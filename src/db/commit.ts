@@ -2,6 +2,7 @@ import type { Envelope, EventDraft } from '../domain/events';
 import { AppError } from '../domain/errors';
 import { TERMINAL_STATUSES, type Commit, type LedgerEntry, type SessionStatus } from '../ports/session-store';
 import type { CommitHeads, Head } from './commit-heads';
+import type { SideRows } from './tx';
 
 /** Runs one parameterised statement, returning its rows: the pool (one round trip) or a transaction's client. */
 export type RunSql = <R>(text: string, values: unknown[]) => Promise<R[]>;
@@ -10,7 +11,7 @@ export type RunSql = <R>(text: string, values: unknown[]) => Promise<R[]>;
  * bo1_commit_many (migrations/0006): one statement, one round trip, for every commit of the batch; the lease check is
  * in the same UPDATE as the seq allocation.
  */
-export const COMMIT_SQL = 'select * from bo1_commit_many($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
+export const COMMIT_SQL = 'select * from bo1_commit_many($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)';
 const HEAD_SQL = 'select last_seq, case_memory from sessions where id = $1';
 
 /** One commit of a batch: what the caller asked for, its events validated. */
@@ -74,8 +75,9 @@ export const ends = (c: Commit): boolean => !!c.patch?.status && TERMINAL_STATUS
  * is folded here over the batch's events, in order, onto this process's head of the log and sent with `expect`, so no
  * round trip reads the row under its lock; a stale head is refused by Postgres, writes nothing, and is retried from
  * the row it returns. Only a batch's last commit may end the session. `open` are pending ledger rows of the session's
- * next model calls riding along (openCall): written only if the batch lands. Callers run it in the session's turn
- * (CommitQueue). Returns each commit's envelopes and the open rows' ids.
+ * next model calls riding along (openCall), and `side` the rows the batch's write hooks handed over: both written only
+ * if the batch lands. Callers run it in the session's turn (CommitQueue). Returns each commit's envelopes and the open
+ * rows' ids.
  */
 export async function commitBatch(
   run: RunSql,
@@ -84,6 +86,7 @@ export async function commitBatch(
   lease: number | null,
   batch: Pending[],
   open: LedgerEntry[] = [],
+  side: SideRows | null = null,
 ): Promise<{ envelopes: Envelope[][]; callIds: number[] }> {
   // Taken when the batch's turn comes, so the log's timestamps follow its seqs as they did under the row lock.
   const now = new Date();
@@ -99,6 +102,7 @@ export async function commitBatch(
     JSON.stringify(batch.flatMap(({ c }) => (c.patch && Object.keys(c.patch).length ? [c.patch] : []))),
   ];
   const opens = JSON.stringify(open.map((e) => openRow(sessionId, e)));
+  const rows = side && !side.empty ? JSON.stringify({ expert_memories: side.expert_memories, utterances: side.utterances }) : '{}';
   for (let attempt = 1; ; attempt++) {
     let expect: number | null = null;
     let memory: string | null = null;
@@ -116,9 +120,11 @@ export async function commitBatch(
     }
     let row: CommitRow | undefined;
     try {
-      [row] = await run<CommitRow>(COMMIT_SQL, [sessionId, lease, expect, ...fixed, memory, opens]);
+      [row] = await run<CommitRow>(COMMIT_SQL, [sessionId, lease, expect, ...fixed, memory, opens, rows]);
     } catch (err) {
       heads.drop(sessionId);
+      // bo1_side_rows's tenancy check, as the memory store would have refused the rows.
+      if (err instanceof Error && err.message.startsWith('bo1 tenancy:')) throw new AppError('tenancy', 'a session id does not belong to this tenant');
       throw err;
     }
     if (!row) {

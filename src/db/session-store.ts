@@ -22,7 +22,7 @@ import { CommitQueue } from './commit-queue';
 import { CommitHeads } from './commit-heads';
 import { TickBatch } from './tick-batch';
 import { decodeCursor, encodeCursor } from './cursor';
-import { txOf } from './tx';
+import { NeedsTransaction, SideRows, txOf } from './tx';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
 
 export { ACTIVE_STATUSES, TERMINAL_STATUSES };
@@ -162,11 +162,12 @@ export class SessionStore implements SessionStorePort {
    * and those waiting together go as one bo1_commit_many statement
    * (src/db/commit.ts): the lease check, the seq allocation and every write
    * are one atomic round trip for the whole batch, so the row is locked for
-   * that statement only. A `write` hook needs a transaction: the batch's hooks
-   * first, in order, then the same statement in it; a failing hook fails the
-   * whole batch, which then wrote nothing (its steps run again on the job's
-   * retry, as after any storage error). A `guard` (the API's, once in a while
-   * per session) takes the row lock in a transaction of its own.
+   * that statement only. A `write` hook hands its rows over (src/db/tx.ts)
+   * and they go in the same statement (a hook that runs SQL of its own gets a
+   * transaction instead); a failing hook fails the whole batch, which then
+   * wrote nothing. A `guard` (the API's, once in a while per
+   * session) takes the row lock in a transaction of its own, and its hook
+   * writes through that transaction.
    */
   async commit(sessionId: string, lease: number | null, c: Commit): Promise<Envelope[]> {
     const drafts = c.events.map(validateEvent);
@@ -196,15 +197,23 @@ export class SessionStore implements SessionStorePort {
     async (sessionId, batch, open) => {
       if (!batch.length) return { results: [], ids: await this.openRows(open.map((entry) => ({ sessionId, entry }))) };
       const lease = batch[0]!.lease;
-      const sent = batch.some((p) => p.c.write)
-        ? // The turn was taken before this connection: a transaction holding one while it waited for its turn, behind a
-          // commit waiting for a connection, would starve the pool.
-          await this.db.transaction(async (tx) => {
-            // The hooks' rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit_many to COMMIT.
-            for (const p of batch) if (p.c.write) await p.c.write(txOf(tx));
-            return commitBatch(inTx(tx), this.heads, sessionId, lease, batch, open);
-          })
-        : await commitBatch(this.runOnPool, this.heads, sessionId, lease, batch, open);
+      // The hooks hand their rows (memory, utterances) over to go in the batch's own statement: no transaction, and no
+      // connection is held while a hook runs.
+      const side = new SideRows();
+      try {
+        for (const p of batch) if (p.c.write) await p.c.write(side.handle);
+      } catch (err) {
+        if (!(err instanceof NeedsTransaction)) throw err;
+        // A hook runs SQL of its own: the batch's hooks run again in a transaction, then the same statement in it. The
+        // turn was taken before this connection: a transaction holding one while it waited for its turn, behind a
+        // commit waiting for a connection, would starve the pool.
+        const sent = await this.db.transaction(async (tx) => {
+          for (const p of batch) if (p.c.write) await p.c.write(txOf(tx));
+          return commitBatch(inTx(tx), this.heads, sessionId, lease, batch, open);
+        });
+        return { results: sent.envelopes, ids: sent.callIds };
+      }
+      const sent = await commitBatch(this.runOnPool, this.heads, sessionId, lease, batch, open, side);
       return { results: sent.envelopes, ids: sent.callIds };
     },
     (p) => ends(p.c),

@@ -24,7 +24,7 @@ import type { UtteranceStorePort } from '../ports/utterance-store';
 import { LessonStore, type Lesson, type NewLesson } from './lesson-store';
 import { UtteranceStore, type NewUtterance } from './utterance-store';
 import { embeddingBits } from './vectors';
-import { execOf } from '../db/tx';
+import { execOf, sideRowsOf } from '../db/tx';
 import type { Tx } from '../ports/session-store';
 
 /**
@@ -117,8 +117,23 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
     this.utterances = new UtteranceStore(db);
   }
 
-  /** Idempotent on id (a re-run step writes nothing new). Returns how many rows were new. */
+  /**
+   * Idempotent on id (a re-run step writes nothing new). Returns how many rows were new; with a batched commit's
+   * handle, how many were handed over (they are written with the commit, its tenancy check included: bo1_side_rows).
+   */
   async insertMemories(tenantId: string, list: NewMemory[], tx?: Tx): Promise<number> {
+    const side = tx && sideRowsOf(tx);
+    if (side) {
+      side.expert_memories.push(
+        ...list.map(({ createdAt, ...r }) => ({
+          id: r.id, tenant_id: tenantId, scope: r.scope, session_id: r.sessionId, sub_problem_id: r.subProblemId, persona: r.persona,
+          category: r.category, summary: r.summary, position: r.position, confidence: r.confidence, anonymised: r.anonymised,
+          model: r.model, prompt_version: r.promptVersion, embedding: r.embedding, embedding_bits: embeddingBits(r.embedding),
+          embedding_provider: r.embeddingProvider, embedding_dim: r.embedding.length, ...(createdAt && { created_at: createdAt.toISOString() }),
+        })),
+      );
+      return list.length;
+    }
     const exec = tx ? execOf(tx) : this.db;
     await assertSessionsOwned(exec, tenantId, list.map((r) => r.sessionId));
     let n = 0;
@@ -323,8 +338,17 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
   exportLessons(tenantId: string) {
     return this.lessons.exportLessons(tenantId);
   }
-  insertUtterances(tenantId: string, list: NewUtterance[], tx?: Tx) {
-    return this.utterances.insertUtterances(tenantId, list, tx ? execOf(tx) : this.db);
+  async insertUtterances(tenantId: string, list: NewUtterance[], tx?: Tx): Promise<number> {
+    const side = tx && sideRowsOf(tx);
+    if (!side) return this.utterances.insertUtterances(tenantId, list, tx ? execOf(tx) : this.db);
+    // With a batched commit: written with it, as insertMemories's rows.
+    side.utterances.push(
+      ...list.map((u) => ({
+        tenant_id: tenantId, session_id: u.sessionId, sub_problem_id: u.subProblemId, round: u.round, persona: u.persona, kind: u.kind,
+        text: u.text, embedding: u.embedding, embedding_provider: u.embeddingProvider, ...(u.createdAt && { created_at: u.createdAt.toISOString() }),
+      })),
+    );
+    return list.length;
   }
   utteranceHistory(tenantId: string, sessionId: string, subProblemId: string) {
     return this.utterances.utteranceHistory(tenantId, sessionId, subProblemId);

@@ -154,5 +154,18 @@ export function memoryStoreConformance(adapter: string, open: () => Promise<Open
       expect(await memory.get(t, kept.id)).not.toBeNull();
       expect(await memory.get(t, lost.id)).toBeNull();
     });
+
+    it("refuses rows a commit is given for another tenant's session, and writes nothing of that commit", async () => {
+      const [a, b] = [tenant(), tenant()];
+      const [mine, theirs] = [await session(a), await session(b)];
+      const { lease } = (await opened.sessions.acquireLease(mine))!;
+      const foreign = row(theirs, { scope: 'sub_problem' });
+      await expect(
+        opened.sessions.commit(mine, lease, { step: { key: 'summary-x', result: 1 }, events: [], write: (tx) => memory.insertMemories(a, [foreign], tx) }),
+      ).rejects.toMatchObject({ code: 'tenancy' });
+      expect(await memory.get(a, foreign.id)).toBeNull();
+      expect(await memory.get(b, foreign.id)).toBeNull();
+      expect((await opened.sessions.completedSteps(mine)).has('summary-x')).toBe(false);
+    });
   });
 }
