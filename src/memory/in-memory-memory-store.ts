@@ -82,6 +82,10 @@ export class InMemoryMemoryStore implements ExpertMemoryPort {
     return out;
   }
 
+  async recallMany(tenantId: string, queries: RecallQuery[]): Promise<ScoredMemory[][]> {
+    return Promise.all(queries.map((q) => this.recall(tenantId, q)));
+  }
+
   async supersede(tenantId: string, oldId: string, newId: string, at: Date, tx?: Tx): Promise<boolean> {
     const old = this.rows.get(oldId);
     const replacement = this.rows.get(newId);

@@ -12,10 +12,12 @@ import {
   isUuid,
   recency,
   rows,
-  textCandidates,
+  keyTerms,
+  textCandidatesEach,
   textShortlist,
-  vectorCandidates,
+  vectorCandidatesEach,
   vectorShortlist,
+  type Probe,
   VectorPath,
   type Exec,
 } from './hybrid';
@@ -152,12 +154,19 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
 
   /** This expert's summaries of earlier sub-problems of the session, most recent first. */
   async summariesFor(tenantId: string, sessionId: string, persona: string): Promise<Memory[]> {
+    return (await this.sessionSummaries(tenantId, sessionId)).get(persona) ?? [];
+  }
+
+  /** Every expert's summaries of the session's sub-problems, by persona, each expert's most recent first: one query. */
+  async sessionSummaries(tenantId: string, sessionId: string): Promise<Map<string, Memory[]>> {
     const found = await this.db
       .select(fields)
       .from(m)
-      .where(and(eq(m.tenantId, tenantId), eq(m.sessionId, sessionId), eq(m.persona, persona), eq(m.scope, 'sub_problem')))
+      .where(and(eq(m.tenantId, tenantId), eq(m.sessionId, sessionId), eq(m.scope, 'sub_problem')))
       .orderBy(desc(m.createdAt), desc(m.id));
-    return found.map(toMemory);
+    const out = new Map<string, Memory[]>();
+    for (const r of found.map(toMemory)) out.set(r.persona, [...(out.get(r.persona) ?? []), r]);
+    return out;
   }
 
   /**
@@ -166,51 +175,68 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
    * and a category match. Superseded memories never come back.
    */
   async recall(tenantId: string, q: RecallQuery): Promise<RecalledMemory[]> {
-    const { persona, ...rest } = q;
-    return (await this.recallEach(tenantId, { ...rest, personas: [persona] }))[persona] ?? [];
+    return (await this.recallMany(tenantId, [q]))[0]!;
+  }
+
+  /** Recall for several experts on one query (a board's members at the start of a session). */
+  async recallEach(tenantId: string, q: Omit<RecallQuery, 'persona'> & { personas: string[] }): Promise<Record<string, RecalledMemory[]>> {
+    const personas = [...new Set(q.personas)];
+    const found = await this.recallMany(tenantId, personas.map((persona) => ({ ...q, persona })));
+    return Object.fromEntries(personas.map((p, i) => [p, found[i]!]));
   }
 
   /**
-   * Recall for several experts on one query (a board's members at the start
-   * of a session), each exactly as `recall` would answer for them alone, in
-   * three statements whatever their number: the text and the vector
-   * candidates of every expert at once (a LATERAL subquery per persona, so
-   * each keeps its own shortlist and index use), then the returned rows.
+   * Several recalls, each exactly as `recall` would answer it alone, in
+   * three statements whatever their number (a board's members at the start
+   * of a session, a finished session's summaries as they are contributed):
+   * the text and the vector candidates of every query at once (a LATERAL
+   * subquery per query, so each keeps its own shortlist and index use), then
+   * the returned rows. Queries that differ in what the candidate queries
+   * filter on (the excluded session, the embedding provider, the dimension)
+   * go in a pair of statements per such group.
    */
-  async recallEach(tenantId: string, q: Omit<RecallQuery, 'persona'> & { personas: string[] }): Promise<Record<string, RecalledMemory[]>> {
-    const personas = [...new Set(q.personas)];
-    const out: Record<string, RecalledMemory[]> = Object.fromEntries(personas.map((p) => [p, []]));
-    if (q.limit <= 0 || !personas.length) return out;
-    if (!(q.halfLifeDays > 0)) throw new RangeError('halfLifeDays must be positive');
-    const where = recallFilter(tenantId, { ...q, persona: sql`p.persona` });
-    type Candidate = Scoring & { persona: string };
+  async recallMany(tenantId: string, queries: RecallQuery[]): Promise<RecalledMemory[][]> {
+    const out: RecalledMemory[][] = queries.map(() => []);
+    for (const q of queries) if (q.limit > 0 && !(q.halfLifeDays > 0)) throw new RangeError('halfLifeDays must be positive');
+    const groups = new Map<string, Probe[]>();
+    queries.forEach((q, i) => {
+      if (q.limit <= 0) return;
+      const key = JSON.stringify([q.excludeSessionId ?? null, q.embeddingProvider ?? null, q.vector.length]);
+      groups.set(key, [...(groups.get(key) ?? []), { i, persona: q.persona, terms: keyTerms(q.text), vector: q.vector }]);
+    });
+    if (!groups.size) return out;
+    type Candidate = Scoring & { i: number };
     return this.vector.run(this.db, async (exec) => {
-      const [text, vec] = await this.vector.both(
-        exec,
-        (x) => textCandidates<Candidate>(x, m, where, q.text, TEXT_CANDIDATES, SCORING, personas),
-        (x) => vectorCandidates<Candidate>(x, m, where, q.vector, VECTOR_CANDIDATES, this.vector.on, SCORING, personas),
-      );
-      const scoring = new Map<string, Scoring>([...text, ...vec].map((c) => [c.id, c]));
-      const tops = personas.map((persona) => {
-        const top = fuse(
-          text.filter((c) => c.persona === persona),
-          vec.filter((c) => c.persona === persona),
-        )
-          .map((f) => {
-            const c = scoring.get(f.id)!;
-            const rec = recency(new Date(c.created_ms), q.now, q.halfLifeDays);
-            const categoryMatch = q.category !== undefined && c.category === q.category;
-            const score = f.rrf * rec * (categoryMatch ? CATEGORY_BOOST : 1);
-            return { id: f.id, score, ftsRank: f.ftsRank, vectorSimilarity: f.vectorSimilarity, recency: rec, categoryMatch };
-          })
-          .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-          .slice(0, q.limit);
-        return [persona, top] as const;
-      });
-      // Full rows only for what is returned.
-      const byId = await this.fetch(exec, tenantId, tops.flatMap(([, top]) => top.map((t) => t.id)));
-      for (const [persona, top] of tops) {
-        out[persona] = top.flatMap((t) => {
+      const tops: { i: number; top: { id: string; score: number; ftsRank: number | null; vectorSimilarity: number | null; recency: number; categoryMatch: boolean }[] }[] = [];
+      for (const probes of groups.values()) {
+        const q0 = queries[probes[0]!.i]!;
+        const where = recallFilter(tenantId, { ...q0, persona: sql`p.persona` });
+        const [text, vec] = await this.vector.both(
+          exec,
+          (x) => textCandidatesEach<Candidate>(x, m, where, probes, TEXT_CANDIDATES, SCORING),
+          (x) => vectorCandidatesEach<Candidate>(x, m, where, probes, VECTOR_CANDIDATES, this.vector.on, SCORING),
+        );
+        for (const { i } of probes) {
+          const q = queries[i]!;
+          const [t, v] = [text.filter((c) => c.i === i), vec.filter((c) => c.i === i)];
+          const scoring = new Map<string, Scoring>([...t, ...v].map((c) => [c.id, c]));
+          const top = fuse(t, v)
+            .map((f) => {
+              const c = scoring.get(f.id)!;
+              const rec = recency(new Date(c.created_ms), q.now, q.halfLifeDays);
+              const categoryMatch = q.category !== undefined && c.category === q.category;
+              const score = f.rrf * rec * (categoryMatch ? CATEGORY_BOOST : 1);
+              return { id: f.id, score, ftsRank: f.ftsRank, vectorSimilarity: f.vectorSimilarity, recency: rec, categoryMatch };
+            })
+            .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+            .slice(0, q.limit);
+          tops.push({ i, top });
+        }
+      }
+      // Full rows only for what is returned, for every query at once.
+      const byId = await this.fetch(exec, tenantId, [...new Set(tops.flatMap(({ top }) => top.map((t) => t.id)))]);
+      for (const { i, top } of tops) {
+        out[i] = top.flatMap((t) => {
           const mem = byId.get(t.id);
           return mem ? [{ ...mem, ...t }] : [];
         });

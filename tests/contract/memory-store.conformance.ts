@@ -120,6 +120,29 @@ export function memoryStoreConformance(adapter: string, open: () => Promise<Open
       expect(await memory.recallEach(t, { ...each, personas: [] })).toEqual({});
     });
 
+    it('recalls for several queries at once (their own persona, text and vector) exactly what each would recall alone', async () => {
+      const t = tenant();
+      const [s1, s2] = [await session(t), await session(t)];
+      await memory.insertMemories(t, [
+        row(s1),
+        row(s1, { summary: 'Hiring a head of sales before product fit wastes runway', position: 'Wait to hire', embedding: HIRING }),
+        row(s1, { persona: 'raj', summary: 'Hiring a head of sales before product fit wastes runway', embedding: HIRING }),
+        row(s2, { persona: 'raj' }),
+      ]);
+      const queries = [
+        recallQ({ text: 'hiring sales runway', vector: HIRING }),
+        recallQ({ persona: 'raj', excludeSessionId: s2 }),
+        recallQ({ persona: 'raj', text: 'hiring sales runway', vector: HIRING, limit: 1 }),
+        recallQ({ limit: 0 }),
+        recallQ({ persona: 'nobody' }),
+      ];
+      const all = await memory.recallMany(t, queries);
+      expect(all).toHaveLength(queries.length);
+      for (const [i, q] of queries.entries()) expect(all[i]).toEqual(await memory.recall(t, q));
+      expect(all[0]!.length).toBeGreaterThan(0);
+      expect(await memory.recallMany(t, [])).toEqual([]);
+    });
+
     it('supersedes a memory by a newer one: both kept, only the newer recalled', async () => {
       const t = tenant();
       const s = await session(t);
