@@ -3,7 +3,8 @@
 -- worker sends the commits waiting for their turn as one batch: what bo1_commit (0005) does for one commit, for all
 -- of them in their order, with one fence, one terminal check and one seq allocation. The batch's steps, events (in
 -- order, numbered from the allocated base), ledger rows and patches (applied in order: a later one sees an earlier
--- one's progress) are given as arrays; `p_case_memory` is the memory folded over all of them. The caller ends a
+-- one's progress) are given as arrays; `p_case_memory` the memory folded over all of them ({merge: its changed
+-- top-level keys} or {all: the memory}). The caller ends a
 -- batch at a commit that ends the session, and never mixes leases in one. `p_open` are pending ledger rows
 -- (bo1_open) of the session's next model calls that ride along: written only if the batch lands, their ids in
 -- `r_open`. `p_side` are rows the batch's write hooks handed over (bo1_side_rows). bo1_commit stays for the trees that still call it (a bench of another version against the same database).
@@ -119,7 +120,12 @@ BEGIN
   UPDATE sessions s SET
     last_seq = s.last_seq + v_n,
     updated_at = p_ts,
-    case_memory = coalesce(p_case_memory, s.case_memory)
+    -- Mostly only the top-level keys the fold changed come (src/db/commit.ts, memoryChange): merged onto the stored
+    -- memory, which is the one they were folded from (the head check below); or the whole memory.
+    case_memory = CASE
+      WHEN p_case_memory IS NULL THEN s.case_memory
+      WHEN p_case_memory ? 'merge' THEN s.case_memory || (p_case_memory -> 'merge')
+      ELSE p_case_memory -> 'all' END
   WHERE s.id = p_session
     AND (p_lease IS NULL OR s.lease = p_lease)
     AND s.status NOT IN ('completed', 'failed', 'cancelled')

@@ -58,6 +58,34 @@ function envelopesOf(sessionId: string, base: number, batch: Pending[], ts: stri
   });
 }
 
+/**
+ * What a commit sends of the case memory: `merge`, the top-level keys whose value the fold replaced, which
+ * bo1_commit_many merges into the stored memory (`||`; the stored one is the head's, since the commit applies only at
+ * the head's seq), or `all`, the whole memory. A fold shares what it did not change (the same value, or a list or
+ * record of the same items), so a step that adds an activity entry and a counter sends those two, not the whole
+ * memory (a dozen KB, the facts and decisions included). A key the fold dropped cannot be merged away, and a memory
+ * that is not a record cannot be merged at all: then the whole memory goes.
+ */
+export function memoryChange(base: unknown, next: unknown): { merge: Record<string, unknown> } | { all: unknown } {
+  if (!isRecord(base) || !isRecord(next) || Object.keys(base).some((k) => !(k in next))) return { all: next };
+  const merge: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(next)) if (!same(base[k], v)) merge[k] = v;
+  return { merge };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The same value, or a list or record of the very same items in the same places. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
+  if (isRecord(a) && isRecord(b)) {
+    const keys = Object.keys(b);
+    return keys.length === Object.keys(a).length && keys.every((k) => k in a && a[k] === b[k]);
+  }
+  return false;
+}
+
 async function headOf(run: RunSql, heads: CommitHeads, sessionId: string): Promise<Head> {
   const known = heads.get(sessionId);
   if (known) return known;
@@ -116,7 +144,7 @@ export async function commitBatch(
       batch.forEach(({ c, drafts }, i) => {
         if (c.caseMemory && drafts.length) folded = c.caseMemory(folded, envelopes![i]!);
       });
-      memory = JSON.stringify(folded);
+      memory = JSON.stringify(memoryChange(head.caseMemory, folded));
     }
     let row: CommitRow | undefined;
     try {

@@ -228,6 +228,29 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         expect(await store.caseMemory(id)).toEqual({ seqs: log.slice(1) });
       });
 
+      it('stores the memory the fold returns, whatever it keeps, adds, changes or drops of the one before', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        const steps: ((m: Record<string, unknown>) => unknown)[] = [
+          () => ({ a: [1], b: { x: 1 }, c: 'c' }),
+          (m) => ({ ...m, a: [...(m.a as number[]), 2] }),
+          (m) => ({ ...m, b: { ...(m.b as object), y: 2 }, d: true }),
+          (m) => ({ a: m.a, d: m.d }),
+          () => ['not', 'a', 'record'],
+          () => ({ e: 5 }),
+        ];
+        let expected: unknown = {};
+        for (const [i, next] of steps.entries()) {
+          expected = next(expected as Record<string, unknown>);
+          await store.commit(id, lease, { events: [started(i)], caseMemory: (current) => next(current as Record<string, unknown>) });
+          expect(await store.caseMemory(id)).toEqual(expected);
+        }
+        expect(expected).toEqual({ e: 5 });
+        // And a fresh handle folds onto exactly what is stored.
+        await peer.commit(id, lease, { events: [started(9)], caseMemory: (m) => ({ ...(m as object), f: 6 }) });
+        expect(await store.caseMemory(id)).toEqual({ e: 5, f: 6 });
+      });
+
       it('lands many parallel commits of one session, with write hooks and without, more of them than the pool has connections', async () => {
         const id = await newSession();
         const { lease } = (await store.acquireLease(id))!;
