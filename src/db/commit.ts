@@ -12,6 +12,29 @@ export type RunSql = <R>(text: string, values: unknown[]) => Promise<R[]>;
  * in the same UPDATE as the seq allocation.
  */
 export const COMMIT_SQL = 'select * from bo1_commit_many($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)';
+
+/**
+ * Several sessions' COMMIT_SQL calls in one statement (SessionStore batches the ones of one turn): one round trip,
+ * one transaction and so one WAL flush for all of them, where a worker running many sessions at once otherwise
+ * queued a statement per session for a pool connection each. `$1` is a JSON array of each call's arguments in
+ * COMMIT_SQL's order; a row per call comes back, in order. One call's error fails the statement (nothing of it is
+ * written), and the caller then runs each call on its own.
+ */
+export const COMMIT_ALL_SQL = `select b.ord, r.* from jsonb_array_elements($1::jsonb) with ordinality as b(v, ord)
+  cross join lateral bo1_commit_many((b.v ->> 0)::uuid, (b.v ->> 1)::integer, (b.v ->> 2)::integer, b.v -> 3, b.v -> 4,
+    (b.v ->> 5)::timestamptz, b.v -> 6, b.v -> 7, b.v -> 8, b.v -> 9, b.v -> 10) as r
+  order by b.ord`;
+
+/**
+ * One COMMIT_SQL call's arguments as an element of COMMIT_ALL_SQL's array. The JSON arguments are already JSON text,
+ * so they go in as they are rather than as strings to parse twice.
+ */
+export function commitArgs(values: unknown[]): string {
+  const [sessionId, lease, expect, steps, events, now, calls, patches, memory, opens, rows] = values as [
+    string, number | null, number | null, string, string, Date, string, string, string | null, string, string,
+  ];
+  return `[${JSON.stringify(sessionId)},${lease ?? 'null'},${expect ?? 'null'},${steps},${events},${JSON.stringify(now.toISOString())},${calls},${patches},${memory ?? 'null'},${opens},${rows}]`;
+}
 const HEAD_SQL = 'select last_seq, case_memory from sessions where id = $1';
 
 /** One commit of a batch: what the caller asked for, its events validated. */

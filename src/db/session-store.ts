@@ -17,10 +17,10 @@ import {
   sessionCapError,
 } from '../ports/session-store';
 import type { Database, Db } from './client';
-import { commitBatch, ends, openRow, type Pending, type RunSql } from './commit';
+import { COMMIT_ALL_SQL, COMMIT_SQL, commitArgs, commitBatch, ends, openRow, type Pending, type RunSql } from './commit';
 import { CommitQueue } from './commit-queue';
 import { CommitHeads } from './commit-heads';
-import { TickBatch } from './tick-batch';
+import { refusedByPostgres, TickBatch } from './tick-batch';
 import { decodeCursor, encodeCursor } from './cursor';
 import { NeedsTransaction, SideRows, txOf } from './tx';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
@@ -51,6 +51,30 @@ export class SessionStore implements SessionStorePort {
   private readonly heads = new CommitHeads();
   /** One statement straight on the pool: no drizzle query building on the hot path. */
   private readonly runOnPool: RunSql = async <R>(text: string, values: unknown[]) => (await this.database.pool.query(text, values)).rows as R[];
+
+  /** As runOnPool, but the sessions' commit statements of one turn go as one (COMMIT_ALL_SQL). */
+  private readonly runCommits: RunSql = async <R>(text: string, values: unknown[]) =>
+    text === COMMIT_SQL ? [(await this.commitsOfTurn.add(values)) as R] : this.runOnPool<R>(text, values);
+
+  /**
+   * The commit statements of every session of this process made in one turn of the event loop: one statement, so a
+   * worker running many sessions sends one round trip (and flushes the WAL once) where it sent one per session, each
+   * waiting for a pool connection. In session-id order, so two such statements lock the rows they share in the same
+   * order. At most 50 a statement; a failed statement is retried call by call (TickBatch), so one session's error is
+   * its own.
+   */
+  private readonly commitsOfTurn = new TickBatch<unknown[], unknown>(async (calls) => {
+    if (calls.length === 1) return [(await this.runOnPool(COMMIT_SQL, calls[0]!))[0]];
+    const order = calls.map((values, i) => ({ i, id: String(values[0]) })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.i - b.i));
+    const out: unknown[] = new Array(calls.length);
+    for (let k = 0; k < order.length; k += 50) {
+      const chunk = order.slice(k, k + 50);
+      const rows = await this.runOnPool<{ ord: number | string }>(COMMIT_ALL_SQL, [`[${chunk.map((c) => commitArgs(calls[c.i]!)).join(',')}]`]);
+      // By ord: a call for a session that does not exist returns no row (and stays undefined: not found).
+      for (const row of rows) out[chunk[Number(row.ord) - 1]!.i] = row;
+    }
+    return out;
+  }, refusedByPostgres);
 
   constructor(private readonly database: Database) {}
 
@@ -213,7 +237,7 @@ export class SessionStore implements SessionStorePort {
         });
         return { results: sent.envelopes, ids: sent.callIds };
       }
-      const sent = await commitBatch(this.runOnPool, this.heads, sessionId, lease, batch, open, side);
+      const sent = await commitBatch(this.runCommits, this.heads, sessionId, lease, batch, open, side);
       return { results: sent.envelopes, ids: sent.callIds };
     },
     (p) => ends(p.c),
@@ -283,7 +307,7 @@ export class SessionStore implements SessionStorePort {
    * Once per model call, so the rows asked for in one turn of the event loop that found no commit to ride with (a
    * round's parallel turns, every session of the worker) go as one fixed statement (bo1_open).
    */
-  private readonly opening = new TickBatch<{ sessionId: string; entry: LedgerEntry }, number>((rows) => this.openRows(rows));
+  private readonly opening = new TickBatch<{ sessionId: string; entry: LedgerEntry }, number>((rows) => this.openRows(rows), refusedByPostgres);
 
   private async openRows(rows: { sessionId: string; entry: LedgerEntry }[]): Promise<number[]> {
     const json = JSON.stringify(rows.map(({ sessionId, entry }) => openRow(sessionId, entry)));

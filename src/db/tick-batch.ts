@@ -8,13 +8,19 @@
  * wait is at most the rest of the turn, which the next I/O would wait anyway.
  *
  * A batch that fails is retried one request at a time, so a bad request (a
- * session deleted meanwhile) fails alone, never its neighbours.
+ * session deleted meanwhile) fails alone, never its neighbours: when
+ * `isolate` says the failure left nothing written (a statement Postgres
+ * refused is rolled back; a connection lost mid-statement may have
+ * committed, and sending its requests again could write them twice).
  */
 export class TickBatch<I, O> {
   private queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
 
   /** `run` answers each item in order: one output per item. */
-  constructor(private readonly run: (items: I[]) => Promise<O[]>) {}
+  constructor(
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly isolate: (err: unknown) => boolean = () => true,
+  ) {}
 
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -28,9 +34,13 @@ export class TickBatch<I, O> {
     this.run(batch.map((b) => b.item)).then(
       (outs) => batch.forEach((b, i) => b.resolve(outs[i]!)),
       (err: unknown) => {
-        if (batch.length === 1) return batch[0]!.reject(err);
+        if (batch.length === 1 || !this.isolate(err)) return batch.forEach((b) => b.reject(err));
         for (const b of batch) this.run([b.item]).then(([o]) => b.resolve(o!), b.reject);
       },
     );
   }
 }
+
+/** A statement Postgres answered with an error (it has a SQLSTATE): rolled back, so nothing of it was written. */
+export const refusedByPostgres = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((err as { code: string }).code);

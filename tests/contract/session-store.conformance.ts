@@ -228,6 +228,24 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         expect(await store.caseMemory(id)).toEqual({ seqs: log.slice(1) });
       });
 
+      it("lands many sessions' commits made at once, each on its own terms: a lost lease or a failing commit is that session's alone", async () => {
+        const ids = await Promise.all(Array.from({ length: 12 }, () => newSession()));
+        const leases = await Promise.all(ids.map(async (id) => (await store.acquireLease(id))!.lease));
+        await store.commit(ids[1]!, leases[1]!, { step: { key: 'dup', result: 0 }, events: [started(0)] });
+        await peer.acquireLease(ids[0]!);
+        const results = await Promise.allSettled(
+          ids.map((id, i) => store.commit(id, leases[i]!, { step: { key: i === 1 ? 'dup' : `s${i}`, result: i }, events: [started(i), started(i)], caseMemory: seqs })),
+        );
+        expect(results[0]).toMatchObject({ status: 'rejected', reason: { code: 'lease-lost' } });
+        expect(results[1]!.status).toBe('rejected');
+        for (let i = 2; i < ids.length; i++) {
+          expect(results[i]!.status).toBe('fulfilled');
+          expect((await store.get(ids[i]!))!.lastSeq).toBe(3);
+          expect(await store.caseMemory(ids[i]!)).toEqual({ seqs: [2, 3] });
+          expect((await store.completedSteps(ids[i]!)).get(`s${i}`)).toBe(i);
+        }
+      });
+
       it('stores the memory the fold returns, whatever it keeps, adds, changes or drops of the one before', async () => {
         const id = await newSession();
         const { lease } = (await store.acquireLease(id))!;
