@@ -88,51 +88,62 @@ export async function contributeMemories(deps: MemoryJobDeps, sessionId: string)
   let memories = 0;
   let superseded = 0;
   let dropped = 0;
-  for (const { code } of results?.board ?? []) {
-    for (const row of await deps.memory.summariesFor(session.tenantId, sessionId, code)) {
-      const scrub = (t: string) => anonymise(t, KEEP).text;
-      const first = { summary: scrub(row.summary), position: scrub(row.position) };
-      // Without the model's pass a memory is not stored: the deterministic pass alone is not the bar.
-      const second = await llm
-        .call(anonymiseCall, { text: `${first.summary}\n---\n${first.position}` })
-        .catch(() => null);
-      if (!second) {
-        dropped += 1;
-        continue;
-      }
-      const [summary = first.summary, position = first.position] = second.text.split('\n---\n').map((t) => scrub(t.trim()));
-      if (findPii(`${summary}\n${position}`, KEEP).length) {
-        dropped += 1;
-        continue;
-      }
-      const [vector, positionVector] = await deps.embedder.embed([`${summary} ${position}`, position]);
-      const id = stableId(sessionId, 'contribute', row.id);
-      const previous = (
-        await deps.memory.recall(session.tenantId, { persona: code, category, text: summary, vector: vector!, limit: 3, halfLifeDays: 3650, now, excludeSessionId: sessionId })
-      ).filter((m) => m.category === category);
-      const inserted = await deps.memory.insertMemories(session.tenantId, [
-        {
-          id,
-          scope: 'session',
-          sessionId,
-          subProblemId: row.subProblemId,
-          persona: code,
-          category,
-          summary,
-          position,
-          confidence: row.confidence,
-          anonymised: true,
-          model: row.model,
-          promptVersion: row.promptVersion,
-          embedding: vector!,
-          embeddingProvider: deps.embedder.name,
-        },
-      ]);
-      memories += inserted;
-      for (const old of previous) {
+  const board = (results?.board ?? []).map((m) => m.code);
+  const summaries = await deps.memory.sessionSummaries(session.tenantId, sessionId);
+  // Each summary anonymised by deterministic code first, the model second, and dropped if personal data still shows.
+  // The model's passes run side by side: they are independent, and their ledger rows go out together.
+  const prepared = await Promise.all(
+    board.map((code) =>
+      Promise.all(
+        (summaries.get(code) ?? []).map(async (row) => {
+          const scrub = (t: string) => anonymise(t, KEEP).text;
+          const first = { summary: scrub(row.summary), position: scrub(row.position) };
+          // Without the model's pass a memory is not stored: the deterministic pass alone is not the bar.
+          const second = await llm.call(anonymiseCall, { text: `${first.summary}\n---\n${first.position}` }).catch(() => null);
+          if (!second) return null;
+          const [summary = first.summary, position = first.position] = second.text.split('\n---\n').map((t) => scrub(t.trim()));
+          if (findPii(`${summary}\n${position}`, KEEP).length) return null;
+          const [vector, positionVector] = await deps.embedder.embed([`${summary} ${position}`, position]);
+          return { code, row, summary, position, vector: vector!, positionVector: positionVector!, id: stableId(sessionId, 'contribute', row.id) };
+        }),
+      ),
+    ),
+  );
+  dropped = prepared.flat().filter((p) => !p).length;
+  const kept = prepared.map((list) => list.filter((p) => p !== null));
+  // In waves, each expert's next summary in each: experts never share memories, so a wave recalls for all of them at
+  // once (one query set) and writes their rows together, and an expert's later summary still recalls after what
+  // their earlier one superseded, as one at a time did.
+  for (let w = 0; kept.some((list) => list[w]); w++) {
+    const wave = kept.flatMap((list) => list.slice(w, w + 1));
+    const recalled = await deps.memory.recallMany(
+      session.tenantId,
+      wave.map((x) => ({ persona: x.code, category, text: x.summary, vector: x.vector, limit: 3, halfLifeDays: 3650, now, excludeSessionId: sessionId })),
+    );
+    memories += await deps.memory.insertMemories(
+      session.tenantId,
+      wave.map((x) => ({
+        id: x.id,
+        scope: 'session' as const,
+        sessionId,
+        subProblemId: x.row.subProblemId,
+        persona: x.code,
+        category,
+        summary: x.summary,
+        position: x.position,
+        confidence: x.row.confidence,
+        anonymised: true,
+        model: x.row.model,
+        promptVersion: x.row.promptVersion,
+        embedding: x.vector,
+        embeddingProvider: deps.embedder.name,
+      })),
+    );
+    for (const [j, x] of wave.entries()) {
+      for (const old of recalled[j]!.filter((m) => m.category === category)) {
         const [oldVector] = await deps.embedder.embed([old.position]);
-        if (stanceChanged(old.position, position, similarity(oldVector!, positionVector!), POSITION_SAME_ABOVE)) {
-          await deps.memory.supersede(session.tenantId, old.id, id, now);
+        if (stanceChanged(old.position, x.position, similarity(oldVector!, x.positionVector), POSITION_SAME_ABOVE)) {
+          await deps.memory.supersede(session.tenantId, old.id, x.id, now);
           superseded += 1;
           break;
         }

@@ -105,6 +105,8 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
       patch: { phase: 'intake', progress: { phase: 'intake', percent: 1 } },
     }));
     const results = await deliberate(engine, deps.gateway.tierPrices(), partial);
+    // Every step's commit landed (the run does not wait for them as it goes), so the ledger is whole.
+    await run.settled();
     const usage = await store.usage(sessionId);
     const envs = await store.commit(sessionId, lease, {
       step: { key: 'complete', result: null },
@@ -120,14 +122,20 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
     await publish(envs.at(-1)?.seq);
     await deps.afterSession?.(sessionId, 'completed').catch(() => {});
     return 'completed';
-  } catch (err) {
+  } catch (thrown) {
+    // The model calls of a failed step were paid for: they go in the ledger either way.
+    // Unfenced: a cancelled or superseded run's calls were made all the same.
+    if (thrown instanceof StepFailedError && thrown.calls.length) await store.recordCalls(sessionId, thrown.calls).catch(() => {});
+    // The run's commits still on their way decide first: one that did not land (a lost lease, storage) is what ended
+    // the run, whatever a later step then threw.
+    const err = await run.settled().then(
+      () => thrown,
+      (failure: unknown) => failure,
+    );
     if (isAppError(err, 'lease-lost')) return 'superseded';
     if (err instanceof AwaitingInputError) return 'awaiting_input';
     if (err instanceof ReleasedError) throw err;
     if (err instanceof RefusedError) return refuse(deps, sessionId, lease, err);
-    // The model calls of a failed step were paid for: they go in the ledger either way.
-    // Unfenced: a cancelled or superseded run's calls were made all the same.
-    if (err instanceof StepFailedError && err.calls.length) await store.recordCalls(sessionId, err.calls).catch(() => {});
     const failure = classifyFailure(err, opts.signal?.aborted === true);
     if (failure.retryable && !opts.finalAttempt) {
       throw new RetryableRunError(`session ${sessionId}: ${failure.detail}`, { cause: err instanceof StepFailedError ? err.cause : err });

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { event, MalformedEventError, type Envelope, type EventDraft, type Usage } from '../domain/events';
+import { event, validateEvent, type Envelope, type EventDraft, type Usage } from '../domain/events';
 import { addCalls } from '../domain/usage';
 import type { Commit, LedgerEntry, SessionPatch, SessionStorePort, Tx } from '../ports/session-store';
 import type { ModelCall } from '../calls/call';
@@ -55,6 +55,7 @@ export class AwaitingInputError extends Error {
 
 /** How the session's case memory (seed 001) follows its events, and how prompts see it. */
 export interface CaseMemoryPolicy {
+  /** Pure; reads the events' types, data and times, never their seqs (a run folds a commit before its seqs exist). */
   reduce(current: unknown, events: Envelope[]): unknown;
   render(memory: unknown): string;
   /** What the board record reads from it (src/domain/debate/record.ts). */
@@ -122,12 +123,26 @@ export class SessionRun {
 
   /** The case memory as prompts render it ('' without a policy). */
   caseMemoryText(): string {
-    return this.deps.caseMemory ? this.deps.caseMemory.render(this.caseMemory) : '';
+    return this.views().text;
   }
 
   /** The case memory's parts the board record carries. */
   board(): BoardView {
-    return this.deps.caseMemory ? this.deps.caseMemory.board(this.caseMemory) : NO_BOARD;
+    return this.views().board;
+  }
+
+  /**
+   * Rendered once per case memory: it changes only when a commit lands, and every model call of the session renders
+   * it into its prompt (a round's parallel calls, the same text each).
+   */
+  private rendered: { of: unknown; text: string; board: BoardView } | null = null;
+
+  private views(): { text: string; board: BoardView } {
+    const policy = this.deps.caseMemory;
+    if (!policy) return { text: '', board: NO_BOARD };
+    let r = this.rendered;
+    if (!r || r.of !== this.caseMemory) r = this.rendered = { of: this.caseMemory, text: policy.render(this.caseMemory), board: policy.board(this.caseMemory) };
+    return r;
   }
 
   /** The decision and its context, as every prompt of the session carries them. */
@@ -171,16 +186,74 @@ export class SessionRun {
   }
 
   private async commitAndWake(c: Omit<Commit, 'caseMemory'>): Promise<Envelope[]> {
-    const policy = this.deps.caseMemory;
-    const envelopes = await this.deps.store.commit(this.sessionId, this.lease, {
-      ...c,
-      ...(policy && { caseMemory: (current: unknown, envs: Envelope[]) => policy.reduce(current, envs) }),
-    });
-    if (policy && envelopes.length) this.caseMemory = policy.reduce(this.caseMemory, envelopes);
+    const envelopes = await this.deps.store.commit(this.sessionId, this.lease, { ...c, ...this.fold(c.events) });
     const last = envelopes.at(-1);
-    // A wake-up is a hint (readers also poll), so the run does not wait for it.
-    if (last) void this.deps.notifier.publish(this.sessionId, last.seq).catch(() => {});
+    if (last) this.wake(last.seq);
     return envelopes;
+  }
+
+  /**
+   * Folds a commit's events into the run's case memory now, when the commit is made: the next step's prompt reads the
+   * memory before this commit has landed (see `landing`). The events are folded as the log will hold them but for
+   * their seqs and times, which the policy does not read (the memory's item times are the step's, not the log's).
+   * The store folds onto its own head to store the memory; when that head is the memory this fold started from (no
+   * other writer moved it), it takes this result instead of folding the same events a second time.
+   */
+  private fold(events: EventDraft[]): Pick<Commit, 'caseMemory'> {
+    const policy = this.deps.caseMemory;
+    if (!policy || !events.length) return {};
+    const before = this.caseMemory;
+    const ts = this.clock().toISOString();
+    const after = policy.reduce(before, events.map((d) => ({ seq: 0, type: d.type, session_id: this.sessionId, ts, data: d.data as Record<string, unknown> })));
+    this.caseMemory = after;
+    return { caseMemory: (current: unknown, envs: Envelope[]) => (current === before ? after : policy.reduce(current, envs)) };
+  }
+
+  /**
+   * A wake-up is a hint (readers also poll), so the run does not wait for it; the commits of one batch land together,
+   * and one wake-up with the highest seq serves them all.
+   */
+  private wakeSeq = 0;
+  private wake(seq: number): void {
+    const first = this.wakeSeq === 0;
+    this.wakeSeq = Math.max(this.wakeSeq, seq);
+    if (!first) return;
+    queueMicrotask(() => {
+      const at = this.wakeSeq;
+      this.wakeSeq = 0;
+      void this.deps.notifier.publish(this.sessionId, at).catch(() => {});
+    });
+  }
+
+  /**
+   * The run does not wait for a step's commit (write-behind): the next step starts while it is on its way, and its
+   * model call's pending row rides with it (SessionStore.openCall), so a step costs one round trip, not two, on the
+   * session's critical path, and a step without a model call costs none. The store lands a session's commits in the
+   * order they were made, and once one fails it refuses that lease's later ones (SessionStorePort.commit), so what
+   * lands is a prefix of what the run did. A failure stops the run at its next step (`halt`), and `settled` reports
+   * it; whoever reads what the run wrote (its usage) or ends it waits for `settled` first.
+   */
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: Error | null = null;
+
+  private landing(commit: Promise<unknown>, calls: LedgerEntry[]): void {
+    const landed: Promise<void> = commit.then(
+      () => {},
+      async (err: Error) => {
+        this.failure ??= err;
+        this.halt(err);
+        // The commit was refused (lease lost, storage): the calls were still made, so their rows are settled anyway.
+        await this.deps.store.recordCalls(this.sessionId, calls).catch(() => {});
+      },
+    );
+    this.inFlight.add(landed);
+    void landed.then(() => this.inFlight.delete(landed));
+  }
+
+  /** Waits until every commit the run made has landed; throws the first failure, if one did not. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size) await Promise.all(this.inFlight);
+    if (this.failure) throw this.failure;
   }
 
   async step<T>(key: string, body: (scope: StepScope) => Promise<StepOutput<T>> | StepOutput<T>): Promise<T> {
@@ -192,7 +265,10 @@ export class SessionRun {
     const scope: StepScope = {
       now: this.clock,
       pendingCostUsd: () => calls.reduce((a, c) => a + c.costUsd, 0),
-      usageIncludingPending: async () => addCalls(await this.deps.store.usage(this.sessionId), calls),
+      usageIncludingPending: async () => {
+        await this.settled();
+        return addCalls(await this.deps.store.usage(this.sessionId), calls);
+      },
       call: (call, input, onDelta) => {
         const prompt = renderCall(call, input, this.deps.prompts, { ...this.frame, caseMemory: this.caseMemoryPrompt(), board: this.board().frame });
         return this.deps.gateway.invoke(call, input, prompt, {
@@ -213,21 +289,18 @@ export class SessionRun {
     }
     // Stored as JSON, so a replayed run sees exactly what a fresh one saw.
     const result = JSON.parse(JSON.stringify(out.result ?? null)) as T;
+    const events = [...fallbacks, ...(out.events ?? [])];
     try {
-      await this.commitAndWake({
-        step: { key, result },
-        events: [...fallbacks, ...(out.events ?? [])],
-        calls,
-        ...(out.patch && { patch: out.patch }),
-        ...(out.write && { write: out.write }),
-      });
+      // Checked here, so a malformed event fails this step and no later one (the store checks again; a draft checked
+      // once is not parsed twice).
+      for (const e of events) validateEvent(e);
     } catch (err) {
-      // A malformed event is this step's defect (and its calls were paid); anything else (Postgres, the lease) is the commit's.
-      if (err instanceof MalformedEventError) throw new StepFailedError(key, err, calls);
-      // The commit was refused (lease lost, storage): the calls were still made, so their rows are settled anyway.
-      await this.deps.store.recordCalls(this.sessionId, calls).catch(() => {});
-      throw err;
+      throw new StepFailedError(key, err, calls);
     }
+    this.landing(
+      this.commitAndWake({ step: { key, result }, events, calls, ...(out.patch && { patch: out.patch }), ...(out.write && { write: out.write }) }),
+      calls,
+    );
     this.done.set(key, result);
     for (const c of calls) this.costs.set(key, (this.costs.get(key) ?? 0) + c.costUsd);
     return result as T;

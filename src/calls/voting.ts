@@ -58,6 +58,18 @@ export interface VoteInput {
  * The voter sees a digest of the debate (key arguments, open disagreements),
  * not the transcript: enough to weigh the others' case, not only their own.
  */
+/**
+ * The vote's schema for a set of option ids, made once per set: a board's votes share it, and the gateway keys the
+ * JSON schema it sends on the schema object (converting one is most of what a vote's request costs to build).
+ */
+const voteSchemas = new Map<string, z.ZodType<z.infer<typeof voteSchema>>>();
+function voteSchemaFor(ids: string[]) {
+  const key = ids.join('\u0000');
+  let schema = voteSchemas.get(key);
+  if (!schema) voteSchemas.set(key, (schema = voteSchema.extend({ optionId: z.enum(ids as [string, ...string[]]) })));
+  return schema;
+}
+
 export const voteCall = defineCall<VoteInput, VoteOutput>({
   purpose: 'vote',
   role: 'experts',
@@ -66,7 +78,7 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
   tier: 'fast',
   maxTokens: 600,
   template: 'vote',
-  output: (i) => voteSchema.extend({ optionId: z.enum(i.options.map((o) => o.id) as [string, ...string[]]) }),
+  output: (i) => voteSchemaFor(i.options.map((o) => o.id)),
   vars: (i) => ({
     persona: i.persona,
     subProblem: i.subProblem,

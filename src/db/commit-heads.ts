@@ -2,16 +2,15 @@
  * What this process believes a session's log head is: its last seq and the
  * case memory folded up to it. A commit folds its events onto the head in
  * JavaScript and sends the result with `expect = lastSeq`; Postgres applies it
- * only if the head is still that (see bo1_commit), so a wrong belief costs a
+ * only if the head is still that (see bo1_commit_many), so a wrong belief costs a
  * retry, never a wrong memory.
  *
- * The commits of one session in this process go one at a time (`serial`):
- * each is a single statement, so a round's parallel steps queue for one round
- * trip each, which the gapless log imposes anyway (the row lock orders them in
- * Postgres). Letting them race instead, each folding onto a head moved by one
- * still in flight, was tried: the pool's connections reorder them, and every
- * reordering is a refusal and a retry. A turn is always taken before a pool
- * connection, never while holding one (see SessionStore.commit).
+ * The commits of one session in this process go one batch at a time
+ * (commit-queue.ts): a batch is a single statement, so a round's parallel
+ * steps wait for one round trip, which the gapless log imposes anyway (the
+ * row lock orders them in Postgres). Letting them race instead, each folding
+ * onto a head moved by one still in flight, was tried: the pool's connections
+ * reorder them, and every reordering is a refusal and a retry.
  */
 export interface Head {
   lastSeq: number;
@@ -26,21 +25,6 @@ const MAX_HEADS = 2_000;
 
 export class CommitHeads {
   private readonly heads = new Map<string, Head>();
-  private readonly tails = new Map<string, Promise<void>>();
-
-  /** Runs `fn` once the session's previous commit in this process has settled. */
-  serial<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
-    const run = (this.tails.get(sessionId) ?? Promise.resolve()).then(fn);
-    const tail = run.then(
-      () => {},
-      () => {},
-    );
-    this.tails.set(sessionId, tail);
-    void tail.then(() => {
-      if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
-    });
-    return run;
-  }
 
   get(sessionId: string): Head | undefined {
     return this.heads.get(sessionId);

@@ -139,36 +139,59 @@ export class InMemorySessionStore implements SessionStorePort {
     return new Map([...(this.sessions.get(sessionId)?.steps ?? [])].map(([k, v]) => [k, copy(v)]));
   }
 
+  /** A lease whose commit failed, per session: its later commits fail too (see CommitQueue), bar the one that ends it. */
+  private readonly poisoned = new Map<string, { lease: number; err: unknown }>();
+
   async commit(sessionId: string, lease: number | null, c: Commit): Promise<Envelope[]> {
     const drafts = c.events.map(validateEvent);
+    const fenced = lease !== null && !c.guard;
+    const ends = !!c.patch?.status && TERMINAL_STATUSES.has(c.patch.status);
+    const poison = () => {
+      const p = this.poisoned.get(sessionId);
+      if (!fenced || !p) return;
+      if (p.lease !== lease) this.poisoned.delete(sessionId);
+      else if (!ends) throw p.err;
+    };
+    poison();
     return this.locked(sessionId, async () => {
-      const state = this.sessions.get(sessionId);
-      if (!state) throw new AppError('not-found', `session ${sessionId} does not exist`);
-      const locked = state.row;
-      c.guard?.(copy({ tenantId: locked.tenantId, status: locked.status, lease: locked.lease, checkpoint: locked.checkpoint }));
-      if (lease !== null && locked.lease !== lease) {
-        throw new AppError('lease-lost', `session ${sessionId}: lease ${lease} superseded by ${locked.lease}`);
+      // A commit queued behind one that failed fails with it.
+      poison();
+      try {
+        return await this.apply(sessionId, lease, c, drafts);
+      } catch (err) {
+        if (fenced) this.poisoned.set(sessionId, { lease: lease!, err });
+        throw err;
       }
-      if (TERMINAL_STATUSES.has(locked.status as SessionStatus)) {
-        throw new AppError('lease-lost', `session ${sessionId} is already ${locked.status}`);
-      }
-      if (c.step && state.steps.has(c.step.key)) throw new Error(`duplicate key value: step ${c.step.key} of session ${sessionId}`);
-      const now = this.clock();
-      const added = drafts.map((d, i) => ({ seq: locked.lastSeq + i + 1, type: d.type, data: copy(d.data), ts: now }));
-      const settleLedger = this.stageSettle(sessionId, c.calls ?? []);
-      const tx = new InMemoryTx();
-      if (c.write) await c.write(tx.handle);
-      const envelopes = added.map((e) => toEnvelope(sessionId, e));
-      const caseMemory = c.caseMemory && envelopes.length ? c.caseMemory(copy(locked.caseMemory), envelopes) : undefined;
-      // Nothing threw: apply it all at once, as the transaction commits.
-      if (c.step) state.steps.set(c.step.key, copy(c.step.result));
-      state.events.push(...added);
-      settleLedger();
-      tx.commit();
-      Object.assign(locked, patched(locked, c.patch ?? {}, now), { lastSeq: locked.lastSeq + added.length, updatedAt: now });
-      if (caseMemory !== undefined) locked.caseMemory = copy(caseMemory);
-      return envelopes;
     });
+  }
+
+  private async apply(sessionId: string, lease: number | null, c: Commit, drafts: EventDraft[]): Promise<Envelope[]> {
+    const state = this.sessions.get(sessionId);
+    if (!state) throw new AppError('not-found', `session ${sessionId} does not exist`);
+    const locked = state.row;
+    c.guard?.(copy({ tenantId: locked.tenantId, status: locked.status, lease: locked.lease, checkpoint: locked.checkpoint }));
+    if (lease !== null && locked.lease !== lease) {
+      throw new AppError('lease-lost', `session ${sessionId}: lease ${lease} superseded by ${locked.lease}`);
+    }
+    if (TERMINAL_STATUSES.has(locked.status as SessionStatus)) {
+      throw new AppError('lease-lost', `session ${sessionId} is already ${locked.status}`);
+    }
+    if (c.step && state.steps.has(c.step.key)) throw new Error(`duplicate key value: step ${c.step.key} of session ${sessionId}`);
+    const now = this.clock();
+    const added = drafts.map((d, i) => ({ seq: locked.lastSeq + i + 1, type: d.type, data: copy(d.data), ts: now }));
+    const settleLedger = this.stageSettle(sessionId, c.calls ?? []);
+    const tx = new InMemoryTx();
+    if (c.write) await c.write(tx.handle);
+    const envelopes = added.map((e) => toEnvelope(sessionId, e));
+    const caseMemory = c.caseMemory && envelopes.length ? c.caseMemory(copy(locked.caseMemory), envelopes) : undefined;
+    // Nothing threw: apply it all at once, as the transaction commits.
+    if (c.step) state.steps.set(c.step.key, copy(c.step.result));
+    state.events.push(...added);
+    settleLedger();
+    tx.commit();
+    Object.assign(locked, patched(locked, c.patch ?? {}, now), { lastSeq: locked.lastSeq + added.length, updatedAt: now });
+    if (caseMemory !== undefined) locked.caseMemory = copy(caseMemory);
+    return envelopes;
   }
 
   async annex(sessionId: string, drafts: EventDraft[]): Promise<Envelope[]> {
@@ -206,6 +229,8 @@ export class InMemorySessionStore implements SessionStorePort {
   }
 
   async openCall(sessionId: string, entry: LedgerEntry): Promise<number> {
+    // As Postgres's foreign key: a ledger row belongs to a session that exists.
+    if (!this.sessions.has(sessionId)) throw new AppError('not-found', `session ${sessionId} does not exist`);
     return this.insertCall(sessionId, { ...entry, outcome: 'pending' });
   }
 

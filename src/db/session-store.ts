@@ -17,10 +17,12 @@ import {
   sessionCapError,
 } from '../ports/session-store';
 import type { Database, Db } from './client';
-import { commitStep, type RunSql } from './commit';
+import { COMMIT_ALL_SQL, COMMIT_SQL, commitArgs, commitBatch, ends, openRow, type Pending, type RunSql } from './commit';
+import { CommitQueue } from './commit-queue';
 import { CommitHeads } from './commit-heads';
+import { refusedByPostgres, TickBatch } from './tick-batch';
 import { decodeCursor, encodeCursor } from './cursor';
-import { txOf } from './tx';
+import { NeedsTransaction, SideRows, txOf } from './tx';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
 
 export { ACTIVE_STATUSES, TERMINAL_STATUSES };
@@ -49,6 +51,30 @@ export class SessionStore implements SessionStorePort {
   private readonly heads = new CommitHeads();
   /** One statement straight on the pool: no drizzle query building on the hot path. */
   private readonly runOnPool: RunSql = async <R>(text: string, values: unknown[]) => (await this.database.pool.query(text, values)).rows as R[];
+
+  /** As runOnPool, but the sessions' commit statements of one turn go as one (COMMIT_ALL_SQL). */
+  private readonly runCommits: RunSql = async <R>(text: string, values: unknown[]) =>
+    text === COMMIT_SQL ? [(await this.commitsOfTurn.add(values)) as R] : this.runOnPool<R>(text, values);
+
+  /**
+   * The commit statements of every session of this process made in one turn of the event loop: one statement, so a
+   * worker running many sessions sends one round trip (and flushes the WAL once) where it sent one per session, each
+   * waiting for a pool connection. In session-id order, so two such statements lock the rows they share in the same
+   * order. At most 50 a statement; a failed statement is retried call by call (TickBatch), so one session's error is
+   * its own.
+   */
+  private readonly commitsOfTurn = new TickBatch<unknown[], unknown>(async (calls) => {
+    if (calls.length === 1) return [(await this.runOnPool(COMMIT_SQL, calls[0]!))[0]];
+    const order = calls.map((values, i) => ({ i, id: String(values[0]) })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.i - b.i));
+    const out: unknown[] = new Array(calls.length);
+    for (let k = 0; k < order.length; k += 50) {
+      const chunk = order.slice(k, k + 50);
+      const rows = await this.runOnPool<{ ord: number | string }>(COMMIT_ALL_SQL, [`[${chunk.map((c) => commitArgs(calls[c.i]!)).join(',')}]`]);
+      // By ord: a call for a session that does not exist returns no row (and stays undefined: not found).
+      for (const row of rows) out[chunk[Number(row.ord) - 1]!.i] = row;
+    }
+    return out;
+  }, refusedByPostgres);
 
   constructor(private readonly database: Database) {}
 
@@ -156,38 +182,67 @@ export class SessionStore implements SessionStorePort {
    * session's; without one (API-side writes), refuses on a terminal session.
    * Returns the appended envelopes.
    *
-   * One statement, bo1_commit (src/db/commit.ts), when the commit has no
-   * `write` hook and no `guard`: the lease check, the seq allocation and every
-   * write are one atomic round trip, so the row is locked for that statement
-   * only and the parallel steps of a round queue for milliseconds, not for a
-   * transaction's several round trips. A `write` or `guard` needs a
-   * transaction: the hook's rows first, then the same statement in it.
+   * A session's commits in this process queue for their turn (CommitQueue),
+   * and those waiting together go as one bo1_commit_many statement
+   * (src/db/commit.ts): the lease check, the seq allocation and every write
+   * are one atomic round trip for the whole batch, so the row is locked for
+   * that statement only. A `write` hook hands its rows over (src/db/tx.ts)
+   * and they go in the same statement (a hook that runs SQL of its own gets a
+   * transaction instead); a failing hook fails the whole batch, which then
+   * wrote nothing. A `guard` (the API's, once in a while per
+   * session) takes the row lock in a transaction of its own, and its hook
+   * writes through that transaction.
    */
   async commit(sessionId: string, lease: number | null, c: Commit): Promise<Envelope[]> {
     const drafts = c.events.map(validateEvent);
-    if (!c.write && !c.guard) return this.heads.serial(sessionId, () => commitStep(this.runOnPool, this.heads, sessionId, lease, c, drafts));
-    const inTransaction = () =>
-      this.db.transaction(async (tx) => {
-        if (c.guard) {
-          const [locked] = await tx
-            .select({ tenantId: sessions.tenantId, lease: sessions.lease, status: sessions.status, checkpoint: sessions.checkpoint })
-            .from(sessions)
-            .where(eq(sessions.id, sessionId))
-            .for('update');
-          if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
-          c.guard(locked);
-        }
-        // The hook's rows (memory, utterances) need no lock: written first, the row is held only from bo1_commit to COMMIT.
+    if (!c.guard) return this.commits.add(sessionId, { lease, c, drafts });
+    return this.db
+      .transaction(async (tx) => {
+        const [locked] = await tx
+          .select({ tenantId: sessions.tenantId, lease: sessions.lease, status: sessions.status, checkpoint: sessions.checkpoint })
+          .from(sessions)
+          .where(eq(sessions.id, sessionId))
+          .for('update');
+        if (!locked) throw new AppError('not-found', `session ${sessionId} does not exist`);
+        c.guard!(locked);
         if (c.write) await c.write(txOf(tx));
-        const runInTx: RunSql = async <R>(text: string, values: unknown[]) => (await tx.execute(bind(text, values))).rows as R[];
-        return commitStep(runInTx, this.heads, sessionId, lease, c, drafts);
-      });
-    // The turn is taken before a connection: a transaction holding one while it waits for its turn, behind a commit
-    // that waits for a connection, would starve the pool. A guarded commit (the API's) takes the row lock instead.
-    if (!c.guard) return this.heads.serial(sessionId, inTransaction);
-    // A guarded commit is the API's, once in a while per session: a head kept for it would only go stale.
-    return inTransaction().finally(() => this.heads.drop(sessionId));
+        const { envelopes } = await commitBatch(inTx(tx), this.heads, sessionId, lease, [{ c, drafts }]);
+        return envelopes[0]!;
+      })
+      // A head kept for a guarded commit would only go stale.
+      .finally(() => this.heads.drop(sessionId));
   }
+
+  /**
+   * One batch of a session's commits (all under one lease) and the pending ledger rows riding with it: one
+   * statement, or a transaction when a hook writes rows.
+   */
+  private readonly commits = new CommitQueue<{ lease: number | null } & Pending, LedgerEntry, Envelope[], number>(
+    async (sessionId, batch, open) => {
+      if (!batch.length) return { results: [], ids: await this.openRows(open.map((entry) => ({ sessionId, entry }))) };
+      const lease = batch[0]!.lease;
+      // The hooks hand their rows (memory, utterances) over to go in the batch's own statement: no transaction, and no
+      // connection is held while a hook runs.
+      const side = new SideRows();
+      try {
+        for (const p of batch) if (p.c.write) await p.c.write(side.handle);
+      } catch (err) {
+        if (!(err instanceof NeedsTransaction)) throw err;
+        // A hook runs SQL of its own: the batch's hooks run again in a transaction, then the same statement in it. The
+        // turn was taken before this connection: a transaction holding one while it waited for its turn, behind a
+        // commit waiting for a connection, would starve the pool.
+        const sent = await this.db.transaction(async (tx) => {
+          for (const p of batch) if (p.c.write) await p.c.write(txOf(tx));
+          return commitBatch(inTx(tx), this.heads, sessionId, lease, batch, open);
+        });
+        return { results: sent.envelopes, ids: sent.callIds };
+      }
+      const sent = await commitBatch(this.runCommits, this.heads, sessionId, lease, batch, open, side);
+      return { results: sent.envelopes, ids: sent.callIds };
+    },
+    (p) => ends(p.c),
+    (p) => !!p.c.write,
+  );
 
   /**
    * Appends events after a session ended (what its memory and lesson jobs
@@ -244,13 +299,20 @@ export class SessionStore implements SessionStorePort {
    * keeping the estimate. Not fenced: a stale worker's call is spend too.
    */
   async openCall(sessionId: string, entry: LedgerEntry): Promise<number> {
-    // Once per model call: a fixed statement on the pool rather than a query drizzle builds each time.
-    const e = entry;
-    const { rows } = await this.database.pool.query<{ id: number }>(OPEN_CALL_SQL, [
-      sessionId, e.stepKey, e.provider, e.model, e.phase, e.purpose, e.promptVersion, e.inputTokens, e.outputTokens,
-      e.cacheReadTokens ?? 0, e.cacheWriteTokens ?? 0, e.prefixTokens ?? 0, e.prefixHash ?? '', e.costUsd, e.latencyMs, e.attempt,
-    ]);
-    return rows[0]!.id;
+    // With the session's commits gathered in this turn (the step before this call), if any: one round trip for both.
+    return this.commits.ride(sessionId, entry) ?? this.opening.add({ sessionId, entry });
+  }
+
+  /**
+   * Once per model call, so the rows asked for in one turn of the event loop that found no commit to ride with (a
+   * round's parallel turns, every session of the worker) go as one fixed statement (bo1_open).
+   */
+  private readonly opening = new TickBatch<{ sessionId: string; entry: LedgerEntry }, number>((rows) => this.openRows(rows), refusedByPostgres);
+
+  private async openRows(rows: { sessionId: string; entry: LedgerEntry }[]): Promise<number[]> {
+    const json = JSON.stringify(rows.map(({ sessionId, entry }) => openRow(sessionId, entry)));
+    const { rows: [row] } = await this.database.pool.query<{ ids: (number | string)[] }>('select bo1_open($1::jsonb) as ids', [json]);
+    return row!.ids.map(Number);
   }
 
   /**
@@ -271,7 +333,7 @@ export class SessionStore implements SessionStorePort {
    * Not fenced, for the same reason as openCall.
    */
   async recordCalls(sessionId: string, calls: LedgerEntry[]): Promise<void> {
-    if (calls.length) await settle(this.db, sessionId, calls);
+    if (calls.length) await this.database.pool.query('select bo1_settle($1, $2)', [sessionId, JSON.stringify(calls)]);
   }
 
   async caseMemory(sessionId: string): Promise<unknown> {
@@ -333,21 +395,14 @@ export class SessionStore implements SessionStorePort {
   }
 }
 
-const OPEN_CALL_SQL = `insert into llm_calls (session_id, step_key, provider, model, phase, purpose, prompt_version, input_tokens,
-  output_tokens, cache_read_tokens, cache_write_tokens, prefix_tokens, prefix_hash, cost_usd, latency_ms, attempt, outcome)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'pending') returning id`;
+/** A transaction's client as RunSql: the same statement text the pool runs. */
+const inTx =
+  (tx: { execute: Db['execute'] }): RunSql =>
+  async <R>(text: string, values: unknown[]) =>
+    (await tx.execute(bind(text, values))).rows as R[];
 
 /** `$n` placeholders as drizzle params, so a transaction runs the same statement text the pool does. */
 function bind(text: string, values: unknown[]): SQL {
   const parts = text.split(/\$(\d+)/);
   return sql.join(parts.map((part, i) => (i % 2 ? sql.param(values[Number(part) - 1]) : sql.raw(part))));
-}
-
-/** Settles each call: updates the row written ahead of it, or inserts one for a call that had none. */
-async function settle(db: Db, sessionId: string, calls: LedgerEntry[]): Promise<void> {
-  const fresh = calls.filter((c) => c.id === undefined).map((c) => ({ ...c, sessionId }));
-  if (fresh.length) await db.insert(llmCalls).values(fresh);
-  for (const { id, ...c } of calls.filter((x) => x.id !== undefined)) {
-    await db.update(llmCalls).set(c).where(and(eq(llmCalls.id, id!), eq(llmCalls.sessionId, sessionId)));
-  }
 }

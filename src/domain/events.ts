@@ -367,12 +367,20 @@ export class MalformedEventError extends Error {
   override name = 'MalformedEventError';
 }
 
-/** Rejects a draft whose data does not match its type's schema: the log never holds a malformed event. */
+/**
+ * Rejects a draft whose data does not match its type's schema: the log never holds a malformed event. A draft that
+ * passed is not parsed again (the run checks its step's events, then the store does): drafts are made by `event()`
+ * and passed on, never edited, and the check is keyed by the draft and its data together.
+ */
 export function validateEvent(draft: EventDraft): EventDraft {
+  if (checked.has(draft) && checked.get(draft) === draft.data) return draft;
   const schema = eventDataSchemas[draft.type] as z.ZodType;
   const parsed = schema.safeParse(draft.data);
   if (!parsed.success) {
     throw new MalformedEventError(`event ${draft.type} is malformed: ${z.prettifyError(parsed.error)}`);
   }
+  checked.set(draft, draft.data);
   return draft;
 }
+
+const checked = new WeakMap<EventDraft, unknown>();

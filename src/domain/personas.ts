@@ -48,20 +48,50 @@ const stem = (w: string) => (w.length > 5 ? w.replace(/(ing|ed|es|s)$/, '') : w.
  * word, at its best place). The weights say where a word means the most: a
  * "pricing" expert has it in the title, not in passing in a career story.
  */
-export function relevance(p: Persona, text: string, words: string[] = contentWords(text), weight: (word: string) => number = () => 1): number {
-  const vocab = vocabulary(p);
-  return words.reduce((n, word) => n + weight(word) * Math.max(0, ...vocab.map(([words, w]) => (words.some((v) => sameWord(word, v)) ? w : 0))), 0);
+export function relevance(p: Persona, text: string, words: string[] = textWords(text), weight: (word: string) => number = () => 1): number {
+  const weights = wordWeights(p);
+  let n = 0;
+  for (const word of words) {
+    let w = weights.known.get(word);
+    if (w === undefined) {
+      w = Math.max(0, ...weights.vocab.map(([vocab, place]) => (vocab.some((v) => sameWord(word, v)) ? place : 0)));
+      // Bounded: the words of the texts a persona was scored against (sub-problem descriptions), not a corpus.
+      if (weights.known.size >= 10_000) weights.known.clear();
+      weights.known.set(word, w);
+    }
+    n += weight(word) * w;
+  }
+  return n;
 }
 
-/** A persona's words by place, with the place's weight (see `relevance`). */
-function vocabulary(p: Persona): (readonly [string[], number])[] {
-  const places: [string, number][] = [
-    [`${p.title} ${p.code.replace(/_/g, ' ')}`, 4],
-    [p.expertise.join(' '), 3],
-    [[...p.domains, ...p.typicalConcerns].join(' '), 2],
-    [[p.background, p.approach].join(' '), 1],
-  ];
-  return places.map(([t, w]) => [contentWords(t), w] as const);
+/**
+ * A persona's words by weight, built once, and the weight of each word met so
+ * far: the board policy scores every persona for every seat of every panel
+ * against the same few texts, and rebuilding the vocabulary each time was most
+ * of a board selection's CPU.
+ */
+const weightsByPersona = new WeakMap<Persona, { vocab: (readonly [string[], number])[]; known: Map<string, number> }>();
+
+function wordWeights(p: Persona) {
+  let w = weightsByPersona.get(p);
+  if (!w) {
+    const places: [string, number][] = [
+      [`${p.title} ${p.code.replace(/_/g, ' ')}`, 4],
+      [p.expertise.join(' '), 3],
+      [[...p.domains, ...p.typicalConcerns].join(' '), 2],
+      [[p.background, p.approach].join(' '), 1],
+    ];
+    w = { vocab: places.map(([t, weight]) => [contentWords(t), weight] as const), known: new Map() };
+    weightsByPersona.set(p, w);
+  }
+  return w;
+}
+
+/** The last text's content words: scoring a panel asks for the same text once per persona in a row. */
+let lastText: { text: string; words: string[] } | null = null;
+function textWords(text: string): string[] {
+  if (lastText?.text !== text) lastText = { text, words: contentWords(text) };
+  return lastText.words;
 }
 
 /**
@@ -72,7 +102,7 @@ function vocabulary(p: Persona): (readonly [string[], number])[] {
  * logistics companies" found a Fractional CTO on "small SaaS" before.
  */
 export function distinctiveness(pool: readonly Persona[] = PERSONAS): (word: string) => number {
-  const vocabs = pool.map((p) => vocabulary(p).flatMap(([w]) => w));
+  const vocabs = pool.map((p) => wordWeights(p).vocab.flatMap(([w]) => w));
   const n = pool.length;
   const cache = new Map<string, number>();
   return (word) => {

@@ -218,7 +218,11 @@ export class LlmGateway {
 
   private async raw<T>(spec: CallSpec<T>, ctx: CallContext, provider: LlmProvider, req: LlmRequest, attempt: number): Promise<LlmResponse> {
     const started = performance.now();
+    // Once per raw call (the pending row and the settled one carry the same): the stable prefix is the whole board
+    // record, several KB, and every call of the session sends one.
     const prefix = req.system.slice(0, (req.cacheAfter.at(-1) ?? -1) + 1).join('\n');
+    const prefixTokens = Math.ceil(prefix.length / 4);
+    const prefixHash = createHash('sha1').update(prefix).digest('hex').slice(0, 16);
     const entry = (usage: LlmUsage, outcome: string, model = req.model): LedgerEntry => ({
       stepKey: ctx.key,
       provider: provider.name,
@@ -230,15 +234,15 @@ export class LlmGateway {
       outputTokens: usage.outputTokens,
       cacheReadTokens: usage.cacheReadTokens,
       cacheWriteTokens: usage.cacheWriteTokens,
-      prefixTokens: Math.ceil(prefix.length / 4),
-      prefixHash: createHash('sha1').update(prefix).digest('hex').slice(0, 16),
+      prefixTokens,
+      prefixHash,
       costUsd: costOf(priceFor(this.opts.prices, provider.name, model), usage),
       latencyMs: Math.round(performance.now() - started),
       attempt,
       outcome,
     });
     // Written ahead, so a call in flight at a crash is still in the ledger (as abandoned, with this estimate).
-    const sent = req.system.join('\n').length + req.messages.reduce((n, m) => n + m.content.length, 0) + (req.json ? JSON.stringify(req.json.schema).length : 0);
+    const sent = req.system.reduce((n, b) => n + b.length, Math.max(0, req.system.length - 1)) + req.messages.reduce((n, m) => n + m.content.length, 0) + (req.json ? jsonLength(req.json.schema) : 0);
     const estimated: LlmUsage = { inputTokens: Math.ceil(sent / 4), outputTokens: spec.estimatedOutputTokens ?? Math.ceil(req.maxTokens / 4), cacheReadTokens: 0, cacheWriteTokens: 0 };
     const id = ctx.open ? await ctx.open(entry(estimated, 'pending')) : undefined;
     const settled = (e: LedgerEntry): LedgerEntry => (id === undefined ? e : { ...e, id });
@@ -268,6 +272,14 @@ function parse<T>(schema: z.ZodType<T>, text: string): { ok: true; value: T } | 
 }
 
 const schemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** A tool schema's length as JSON, for the estimate written ahead of a call: the schemas are cached objects. */
+const lengths = new WeakMap<object, number>();
+function jsonLength(schema: object): number {
+  let n = lengths.get(schema);
+  if (n === undefined) lengths.set(schema, (n = JSON.stringify(schema).length));
+  return n;
+}
 
 const toolSpec = (name: string, schema: z.ZodType) => ({ name, description: `Answer for ${name}`, schema: toJsonSchema(schema) });
 

@@ -87,6 +87,29 @@ function blockText(b: object): string {
   return typeof text === 'string' ? text : JSON.stringify(withoutMarker(b));
 }
 
+/**
+ * The prefix hash after one more block. Remembered: a session's calls send the same growing record, block for block
+ * (the same strings), so most of a request's blocks were hashed after the same prefix by an earlier call. Bounded.
+ */
+const chained = new Map<string, Map<string, string>>();
+let chainedSize = 0;
+function chain(prev: string, key: string, text: string): string {
+  const at = `${prev}\u0000${key}`;
+  let byText = chained.get(at);
+  const known = byText?.get(text);
+  if (known) return known;
+  const hash = createHash('sha256').update(prev).update('\u0000').update(key).update('\u0000').update(text).digest('hex');
+  if (chainedSize >= 50_000) {
+    chained.clear();
+    chainedSize = 0;
+    byText = undefined;
+  }
+  if (!byText) chained.set(at, (byText = new Map()));
+  byText.set(text, hash);
+  chainedSize += 1;
+  return hash;
+}
+
 /** The request as one block sequence, tools → system → messages, with cumulative hashes and token counts. */
 function flatten(p: CacheableParams, countTokens: (text: string) => number): Flat {
   const entries: { key: string; text: string; marked: boolean }[] = [];
@@ -108,7 +131,7 @@ function flatten(p: CacheableParams, countTokens: (text: string) => number): Fla
   let hash = createHash('sha256').update(p.model).digest('hex');
   let total = 0;
   entries.forEach((e, i) => {
-    hash = createHash('sha256').update(hash).update('\u0000').update(e.key).update('\u0000').update(e.text).digest('hex');
+    hash = chain(hash, e.key, e.text);
     total += countTokens(e.text);
     hashes.push(hash);
     tokens.push(total);

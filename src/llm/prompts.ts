@@ -69,11 +69,27 @@ function lookup(vars: Record<string, unknown>, path: string): unknown {
 }
 
 function interpolate(text: string, vars: Record<string, unknown>, where: string): string {
-  return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path: string) => {
+  const parts = pieces(text);
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const path = parts[i]!;
     const v = lookup(vars, path);
     if (v === undefined || v === null) throw new Error(`prompt ${where}: no value for {{${path}}}`);
-    return Array.isArray(v) ? v.map((x) => `- ${String(x)}`).join('\n') : String(v);
-  });
+    out += (Array.isArray(v) ? v.map((x) => `- ${String(x)}`).join('\n') : String(v)) + parts[i + 1]!;
+  }
+  return out;
+}
+
+/**
+ * A template text split once at its placeholders: literal, path, literal, … (split keeps the captured paths). Every
+ * model call renders its template, and scanning the whole text for placeholders each time cost more than the values.
+ * The texts are the loaded templates' own, a fixed set.
+ */
+const split = new Map<string, string[]>();
+function pieces(text: string): string[] {
+  let parts = split.get(text);
+  if (!parts) split.set(text, (parts = text.split(/\{\{\s*([\w.]+)\s*\}\}/)));
+  return parts;
 }
 
 /**

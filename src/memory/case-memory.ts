@@ -130,11 +130,13 @@ const lines = (v: unknown, tokens: number): string[] => list(v).map((x) => oneLi
 /**
  * A stored memory of any age as the current shape: sessions that started
  * before a field existed keep working (their missing fields start empty).
+ * A memory this module made is already in shape and comes back as it is.
  */
 export function normaliseCaseMemory(v: unknown): CaseMemory {
+  if (typeof v === 'object' && v !== null && made.has(v)) return v as CaseMemory;
   const m = rec(v);
   const arr = <T>(x: unknown) => (Array.isArray(x) ? (x as T[]) : []);
-  return {
+  return mark({
     statement: str(m.statement),
     statementBy: m.statementBy === 'person' ? 'person' : 'board',
     assumptions: arr<unknown>(m.assumptions).filter((a): a is string => typeof a === 'string'),
@@ -146,19 +148,27 @@ export function normaliseCaseMemory(v: unknown): CaseMemory {
     // Old memories kept the statement and assumptions as entries: those now have fields of their own.
     entries: arr<CaseMemoryEntry>(m.entries).filter((e) => e.kind !== 'problem' && e.kind !== 'assumption'),
     counters: rec(m.counters) as Record<string, number>,
-  };
+  });
 }
 
+/** Memories made here (normalised, or folded): never edited after they are returned, so they need no second look. */
+const made = new WeakSet<object>();
+const mark = (m: CaseMemory): CaseMemory => (made.add(m), m);
+
+/**
+ * The memory a fold edits: its lists and records copied, their items shared. A fold replaces an item rather than
+ * editing it, bar a sub-problem's progress, which `progress` copies the first time a fold touches it.
+ */
 function copy(mem: CaseMemory): CaseMemory {
   return {
     ...mem,
     assumptions: [...mem.assumptions],
-    intents: mem.intents.map((i) => ({ ...i })),
-    decisions: mem.decisions.map((d) => ({ ...d })),
-    contradictions: mem.contradictions.map((c) => ({ ...c, between: [...c.between] })),
-    subProblems: Object.fromEntries(Object.entries(mem.subProblems).map(([id, p]) => [id, { ...p }])),
-    facts: mem.facts.map((f) => ({ ...f })),
-    entries: mem.entries.map((e) => ({ ...e })),
+    intents: [...mem.intents],
+    decisions: [...mem.decisions],
+    contradictions: [...mem.contradictions],
+    subProblems: { ...mem.subProblems },
+    facts: [...mem.facts],
+    entries: [...mem.entries],
     counters: { ...mem.counters },
   };
 }
@@ -184,12 +194,19 @@ function boundIntents(items: CaseIntent[]): CaseIntent[] {
 /** Each text once, in first-seen order (the model sometimes restates one). */
 const unique = (items: string[]) => [...new Map(items.map((a) => [a.toLowerCase(), a])).values()];
 
-/** The sub-problem's progress record, created on first sight (events may come without a decomposition). */
-function progress(m: CaseMemory, id: string): SubProblemProgress | undefined {
+/**
+ * The sub-problem's progress record, created on first sight (events may come without a decomposition), and copied
+ * the first time this fold touches it (`own`: the records this fold made), so the memory folded from keeps its own.
+ */
+function progress(m: CaseMemory, id: string, own: Set<SubProblemProgress>): SubProblemProgress | undefined {
   if (!id) return undefined;
-  if (!m.subProblems[id] && Object.keys(m.subProblems).length >= MAX_SUB_PROBLEMS) return undefined;
-  m.subProblems[id] ??= { title: '', round: 0, maxRounds: 0, contributions: 0, status: 'pending' };
-  return m.subProblems[id];
+  const cur = m.subProblems[id];
+  if (!cur && Object.keys(m.subProblems).length >= MAX_SUB_PROBLEMS) return undefined;
+  if (cur && own.has(cur)) return cur;
+  const p: SubProblemProgress = cur ? { ...cur } : { title: '', round: 0, maxRounds: 0, contributions: 0, status: 'pending' };
+  own.add(p);
+  m.subProblems[id] = p;
+  return p;
 }
 
 /**
@@ -199,6 +216,7 @@ function progress(m: CaseMemory, id: string): SubProblemProgress | undefined {
  */
 export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): CaseMemory {
   const m = copy(mem);
+  const own = new Set<SubProblemProgress>();
   const bump = (key: string, by = 1) => {
     m.counters[key] = (m.counters[key] ?? 0) + by;
   };
@@ -246,7 +264,7 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
         // A re-decomposition (the person's edit) replaces the set; a sub-problem already under way keeps its record.
         for (const [id, p] of Object.entries(m.subProblems)) if (!ids.has(id) && p.status === 'pending') delete m.subProblems[id];
         for (const s of subs) {
-          const p = progress(m, str(s.id));
+          const p = progress(m, str(s.id), own);
           if (p) p.title = oneLine(str(s.title), ASSUMPTION_TOKENS);
         }
         break;
@@ -264,7 +282,7 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
       case 'subproblem.started':
       case 'round.started':
       case 'round.completed': {
-        const p = progress(m, sp);
+        const p = progress(m, sp, own);
         if (p) {
           if (str(data.title)) p.title = oneLine(str(data.title), ASSUMPTION_TOKENS);
           p.maxRounds = num(data.maxRounds) ?? p.maxRounds;
@@ -282,7 +300,7 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
       }
       case 'subproblem.completed':
       case 'subproblem.skipped': {
-        const p = progress(m, sp);
+        const p = progress(m, sp, own);
         if (p) {
           p.status = event.type === 'subproblem.completed' ? 'completed' : 'skipped';
           p.round = Math.max(p.round, num(data.rounds) ?? 0);
@@ -336,7 +354,7 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
       }
       case 'contribution.completed': {
         bump('contributions');
-        const p = progress(m, sp);
+        const p = progress(m, sp, own);
         if (p) p.contributions += 1;
         const persona = str(data.persona);
         if (persona) bump(`contributions:${persona}`);
@@ -390,9 +408,9 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
     // Bounds hold after every event, not just at the end, so a huge batch never builds a huge array.
     m.entries = keepLast(m.entries, MAX_ENTRIES);
     m.decisions = keepLast(m.decisions, MAX_DECISIONS);
-    m.assumptions = m.assumptions.slice(0, MAX_ASSUMPTIONS);
-    m.intents = boundIntents(m.intents);
-    m.contradictions = boundContradictions(m.contradictions);
+    if (m.assumptions.length > MAX_ASSUMPTIONS) m.assumptions = m.assumptions.slice(0, MAX_ASSUMPTIONS);
+    if (m.intents.length > MAX_MESSAGES) m.intents = boundIntents(m.intents);
+    if (m.contradictions.length > MAX_CONTRADICTIONS) m.contradictions = boundContradictions(m.contradictions);
   }
-  return m;
+  return mark(m);
 }

@@ -80,8 +80,8 @@ export async function textCandidates<E extends object = object>(exec: Exec, tabl
   return rows<{ id: string; fts_rank: number } & E>(exec, textShortlist(table, where, terms, limit, extra));
 }
 
-/** The query of textCandidates (exported so tests and the bench can EXPLAIN exactly what runs). */
-export function textShortlist(table: Searchable, where: SQL, text: string, limit: number, extra?: SQL): SQL {
+/** The query of textCandidates (exported so tests and the bench can EXPLAIN exactly what runs). `text` may be `p.terms`. */
+export function textShortlist(table: Searchable, where: SQL, text: string | SQL, limit: number, extra?: SQL): SQL {
   return sql`select id, ts_rank_cd(tsv, q)::float8 as fts_rank${more(extra)}
     from ${table}, plainto_tsquery('english', ${text}) q
     where ${where} and tsv @@ q
@@ -106,36 +106,82 @@ export async function vectorCandidates<E extends object = object>(
 ) {
   if (!vector.length) return [];
   const found = await rows<{ id: string; embedding: Uint8Array } & E>(exec, vectorShortlist(table, where, vector, limit, pgvector, extra));
-  return found
+  return rerank(found, vector);
+}
+
+/** The shortlist re-ranked on the exact cosine to `vector`. */
+const rerank = <R extends { id: string; embedding: Uint8Array }>(found: R[], vector: number[]) =>
+  found
     .map((r) => {
       const embedding = float4Array(r.embedding);
       return { ...r, embedding, similarity: cosine(vector, embedding) };
     })
     .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
-}
 
-/** The query of vectorCandidates (exported so tests and the bench can EXPLAIN exactly what runs). */
-export function vectorShortlist(table: Searchable, where: SQL, vector: number[], limit: number, pgvector: boolean, extra?: SQL): SQL {
+/**
+ * The query of vectorCandidates (exported so tests and the bench can EXPLAIN exactly what runs). With `probe`, the
+ * probe is each row's own (`p.bits`, `p.vec`: see eachQuery); `vector` then gives the dimension and bit length every
+ * probe shares.
+ */
+export function vectorShortlist(table: Searchable, where: SQL, vector: number[], limit: number, pgvector: boolean, extra?: SQL, probe?: { bits: SQL; vec: SQL }): SQL {
   const dim = vector.length;
   return pgvector
     ? // Nothing but the distance in ORDER BY (no tie-break), or the planner cannot use the HNSW index.
       sql`select id, array_send(embedding) as embedding${more(extra)} from ${table}
           where ${where} and embedding_dim = ${dim}
-          order by embedding_vec <=> ${toPgVector(vector)}::vector(${sql.raw(String(dim))}) limit ${limit}`
-    : hammingShortlist(table, where, vector, limit, extra);
+          order by embedding_vec <=> ${probe?.vec ?? toPgVector(vector)}::vector(${sql.raw(String(dim))}) limit ${limit}`
+    : hammingShortlist(table, where, vector, limit, extra, probe?.bits);
 }
 
-function hammingShortlist(table: Searchable, where: SQL, vector: number[], limit: number, extra?: SQL): SQL {
+function hammingShortlist(table: Searchable, where: SQL, vector: number[], limit: number, extra?: SQL, probeBits?: SQL): SQL {
   const bits = embeddingBits(vector);
+  const probe = probeBits ?? sql`${bits}`;
   // Only id and bits in the scan, so a covering index can answer it; embeddings are fetched for the shortlist.
   // Rows whose bits have another length (another encoding) are skipped, and the CASE keeps the XOR, which
   // fails on unequal lengths, from running on them whatever order Postgres evaluates the conditions in.
   return sql`with c as (
-      select id, case when length(embedding_bits) = ${bits.length} then bit_count(embedding_bits # ${bits}::varbit) end as d
+      select id, case when length(embedding_bits) = ${bits.length} then bit_count(embedding_bits # ${probe}::varbit) end as d
       from ${table}
       where ${where} and embedding_dim = ${vector.length} and length(embedding_bits) = ${bits.length}
       order by d, id limit ${limit})
     select t.id, array_send(t.embedding) as embedding${more(extra)} from c join ${table} t on t.id = c.id`;
+}
+
+/** One probe of a multi-query search: its index in the caller's list, and what its shortlists read (eachQuery). */
+export interface Probe {
+  i: number;
+  persona: string;
+  /** keyTerms of the query's text; '' leaves the probe out of the text shortlist. */
+  terms: string;
+  vector: number[];
+}
+
+/**
+ * Several searches in one statement per kind: a LATERAL subquery per probe (its own limit and index path), whose
+ * `where` and shortlist name the probe's columns (`p.persona`, `p.terms`, `p.bits`, `p.vec`). Each row carries its
+ * probe's `i`. Every probe must share the vector's dimension.
+ */
+export const eachQuery = (probes: Probe[], shortlist: SQL, pgvector: boolean): SQL => {
+  const json = JSON.stringify(
+    probes.map((p) => ({ i: p.i, persona: p.persona, terms: p.terms, ...(p.vector.length && (pgvector ? { vec: toPgVector(p.vector) } : { bits: embeddingBits(p.vector) })) })),
+  );
+  return sql`select p.i, c.* from jsonb_to_recordset(${json}::jsonb) as p(i int, persona text, terms text, bits text, vec text) cross join lateral (${shortlist}) c`;
+};
+
+/** Text candidates of several probes (see eachQuery), best first within each. */
+export async function textCandidatesEach<E extends object = object>(exec: Exec, table: Searchable, where: SQL, probes: Probe[], limit: number, extra?: SQL) {
+  const live = probes.filter((p) => p.terms);
+  if (!live.length) return [];
+  return rows<{ i: number; id: string; fts_rank: number } & E>(exec, eachQuery(live, textShortlist(table, where, sql`p.terms`, limit, extra), false));
+}
+
+/** Vector candidates of several probes (see eachQuery), each re-ranked on the exact cosine to its own vector. */
+export async function vectorCandidatesEach<E extends object = object>(exec: Exec, table: Searchable, where: SQL, probes: Probe[], limit: number, pgvector: boolean, extra?: SQL) {
+  const live = probes.filter((p) => p.vector.length);
+  if (!live.length) return [];
+  const shortlist = vectorShortlist(table, where, live[0]!.vector, limit, pgvector, extra, { bits: sql`p.bits`, vec: sql`p.vec` });
+  const found = await rows<{ i: number; id: string; embedding: Uint8Array } & E>(exec, eachQuery(live, shortlist, pgvector));
+  return live.flatMap((p) => rerank(found.filter((r) => r.i === p.i), p.vector));
 }
 
 /**

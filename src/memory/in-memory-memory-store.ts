@@ -76,6 +76,16 @@ export class InMemoryMemoryStore implements ExpertMemoryPort {
       .slice(0, q.limit);
   }
 
+  async recallEach(tenantId: string, q: Omit<RecallQuery, 'persona'> & { personas: string[] }): Promise<Record<string, ScoredMemory[]>> {
+    const out: Record<string, ScoredMemory[]> = {};
+    for (const persona of q.personas) out[persona] = await this.recall(tenantId, { ...q, persona });
+    return out;
+  }
+
+  async recallMany(tenantId: string, queries: RecallQuery[]): Promise<ScoredMemory[][]> {
+    return Promise.all(queries.map((q) => this.recall(tenantId, q)));
+  }
+
   async supersede(tenantId: string, oldId: string, newId: string, at: Date, tx?: Tx): Promise<boolean> {
     const old = this.rows.get(oldId);
     const replacement = this.rows.get(newId);

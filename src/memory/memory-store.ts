@@ -12,10 +12,12 @@ import {
   isUuid,
   recency,
   rows,
-  textCandidates,
+  keyTerms,
+  textCandidatesEach,
   textShortlist,
-  vectorCandidates,
+  vectorCandidatesEach,
   vectorShortlist,
+  type Probe,
   VectorPath,
   type Exec,
 } from './hybrid';
@@ -24,7 +26,7 @@ import type { UtteranceStorePort } from '../ports/utterance-store';
 import { LessonStore, type Lesson, type NewLesson } from './lesson-store';
 import { UtteranceStore, type NewUtterance } from './utterance-store';
 import { embeddingBits } from './vectors';
-import { execOf } from '../db/tx';
+import { execOf, sideRowsOf } from '../db/tx';
 import type { Tx } from '../ports/session-store';
 
 /**
@@ -81,8 +83,11 @@ const TEXT_CANDIDATES = 50;
 const VECTOR_CANDIDATES = 100;
 const CATEGORY_BOOST = 1.2;
 
-/** Which rows recall considers (bare column names, for the candidate queries). */
-export function recallFilter(tenantId: string, q: Pick<RecallQuery, 'persona' | 'excludeSessionId' | 'embeddingProvider'>): SQL {
+/**
+ * Which rows recall considers (bare column names, for the candidate queries). `persona` is a value, or an SQL
+ * expression: `p.persona`, the persona of each row of recallEach's list.
+ */
+export function recallFilter(tenantId: string, q: Pick<RecallQuery, 'excludeSessionId' | 'embeddingProvider'> & { persona: string | SQL }): SQL {
   const where = sql`tenant_id = ${tenantId} and scope = 'session' and persona = ${q.persona} and superseded_by is null`;
   if (q.excludeSessionId) where.append(sql` and session_id <> ${q.excludeSessionId}`);
   if (q.embeddingProvider) where.append(sql` and embedding_provider = ${q.embeddingProvider}`);
@@ -114,8 +119,23 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
     this.utterances = new UtteranceStore(db);
   }
 
-  /** Idempotent on id (a re-run step writes nothing new). Returns how many rows were new. */
+  /**
+   * Idempotent on id (a re-run step writes nothing new). Returns how many rows were new; with a batched commit's
+   * handle, how many were handed over (they are written with the commit, its tenancy check included: bo1_side_rows).
+   */
   async insertMemories(tenantId: string, list: NewMemory[], tx?: Tx): Promise<number> {
+    const side = tx && sideRowsOf(tx);
+    if (side) {
+      side.expert_memories.push(
+        ...list.map(({ createdAt, ...r }) => ({
+          id: r.id, tenant_id: tenantId, scope: r.scope, session_id: r.sessionId, sub_problem_id: r.subProblemId, persona: r.persona,
+          category: r.category, summary: r.summary, position: r.position, confidence: r.confidence, anonymised: r.anonymised,
+          model: r.model, prompt_version: r.promptVersion, embedding: r.embedding, embedding_bits: embeddingBits(r.embedding),
+          embedding_provider: r.embeddingProvider, embedding_dim: r.embedding.length, ...(createdAt && { created_at: createdAt.toISOString() }),
+        })),
+      );
+      return list.length;
+    }
     const exec = tx ? execOf(tx) : this.db;
     await assertSessionsOwned(exec, tenantId, list.map((r) => r.sessionId));
     let n = 0;
@@ -134,12 +154,19 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
 
   /** This expert's summaries of earlier sub-problems of the session, most recent first. */
   async summariesFor(tenantId: string, sessionId: string, persona: string): Promise<Memory[]> {
+    return (await this.sessionSummaries(tenantId, sessionId)).get(persona) ?? [];
+  }
+
+  /** Every expert's summaries of the session's sub-problems, by persona, each expert's most recent first: one query. */
+  async sessionSummaries(tenantId: string, sessionId: string): Promise<Map<string, Memory[]>> {
     const found = await this.db
       .select(fields)
       .from(m)
-      .where(and(eq(m.tenantId, tenantId), eq(m.sessionId, sessionId), eq(m.persona, persona), eq(m.scope, 'sub_problem')))
+      .where(and(eq(m.tenantId, tenantId), eq(m.sessionId, sessionId), eq(m.scope, 'sub_problem')))
       .orderBy(desc(m.createdAt), desc(m.id));
-    return found.map(toMemory);
+    const out = new Map<string, Memory[]>();
+    for (const r of found.map(toMemory)) out.set(r.persona, [...(out.get(r.persona) ?? []), r]);
+    return out;
   }
 
   /**
@@ -148,32 +175,73 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
    * and a category match. Superseded memories never come back.
    */
   async recall(tenantId: string, q: RecallQuery): Promise<RecalledMemory[]> {
-    if (q.limit <= 0) return [];
-    if (!(q.halfLifeDays > 0)) throw new RangeError('halfLifeDays must be positive');
-    const where = recallFilter(tenantId, q);
+    return (await this.recallMany(tenantId, [q]))[0]!;
+  }
+
+  /** Recall for several experts on one query (a board's members at the start of a session). */
+  async recallEach(tenantId: string, q: Omit<RecallQuery, 'persona'> & { personas: string[] }): Promise<Record<string, RecalledMemory[]>> {
+    const personas = [...new Set(q.personas)];
+    const found = await this.recallMany(tenantId, personas.map((persona) => ({ ...q, persona })));
+    return Object.fromEntries(personas.map((p, i) => [p, found[i]!]));
+  }
+
+  /**
+   * Several recalls, each exactly as `recall` would answer it alone, in
+   * three statements whatever their number (a board's members at the start
+   * of a session, a finished session's summaries as they are contributed):
+   * the text and the vector candidates of every query at once (a LATERAL
+   * subquery per query, so each keeps its own shortlist and index use), then
+   * the returned rows. Queries that differ in what the candidate queries
+   * filter on (the excluded session, the embedding provider, the dimension)
+   * go in a pair of statements per such group.
+   */
+  async recallMany(tenantId: string, queries: RecallQuery[]): Promise<RecalledMemory[][]> {
+    const out: RecalledMemory[][] = queries.map(() => []);
+    for (const q of queries) if (q.limit > 0 && !(q.halfLifeDays > 0)) throw new RangeError('halfLifeDays must be positive');
+    const groups = new Map<string, Probe[]>();
+    queries.forEach((q, i) => {
+      if (q.limit <= 0) return;
+      const key = JSON.stringify([q.excludeSessionId ?? null, q.embeddingProvider ?? null, q.vector.length]);
+      groups.set(key, [...(groups.get(key) ?? []), { i, persona: q.persona, terms: keyTerms(q.text), vector: q.vector }]);
+    });
+    if (!groups.size) return out;
+    type Candidate = Scoring & { i: number };
     return this.vector.run(this.db, async (exec) => {
-      const [text, vec] = await this.vector.both(
-        exec,
-        (x) => textCandidates<Scoring>(x, m, where, q.text, TEXT_CANDIDATES, SCORING),
-        (x) => vectorCandidates<Scoring>(x, m, where, q.vector, VECTOR_CANDIDATES, this.vector.on, SCORING),
-      );
-      const scoring = new Map<string, Scoring>([...text, ...vec].map((c) => [c.id, c]));
-      const top = fuse(text, vec)
-        .map((f) => {
-          const c = scoring.get(f.id)!;
-          const rec = recency(new Date(c.created_ms), q.now, q.halfLifeDays);
-          const categoryMatch = q.category !== undefined && c.category === q.category;
-          const score = f.rrf * rec * (categoryMatch ? CATEGORY_BOOST : 1);
-          return { id: f.id, score, ftsRank: f.ftsRank, vectorSimilarity: f.vectorSimilarity, recency: rec, categoryMatch };
-        })
-        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-        .slice(0, q.limit);
-      // Full rows only for what is returned.
-      const byId = await this.fetch(exec, tenantId, top.map((t) => t.id));
-      return top.flatMap((t) => {
-        const mem = byId.get(t.id);
-        return mem ? [{ ...mem, ...t }] : [];
-      });
+      const tops: { i: number; top: { id: string; score: number; ftsRank: number | null; vectorSimilarity: number | null; recency: number; categoryMatch: boolean }[] }[] = [];
+      for (const probes of groups.values()) {
+        const q0 = queries[probes[0]!.i]!;
+        const where = recallFilter(tenantId, { ...q0, persona: sql`p.persona` });
+        const [text, vec] = await this.vector.both(
+          exec,
+          (x) => textCandidatesEach<Candidate>(x, m, where, probes, TEXT_CANDIDATES, SCORING),
+          (x) => vectorCandidatesEach<Candidate>(x, m, where, probes, VECTOR_CANDIDATES, this.vector.on, SCORING),
+        );
+        for (const { i } of probes) {
+          const q = queries[i]!;
+          const [t, v] = [text.filter((c) => c.i === i), vec.filter((c) => c.i === i)];
+          const scoring = new Map<string, Scoring>([...t, ...v].map((c) => [c.id, c]));
+          const top = fuse(t, v)
+            .map((f) => {
+              const c = scoring.get(f.id)!;
+              const rec = recency(new Date(c.created_ms), q.now, q.halfLifeDays);
+              const categoryMatch = q.category !== undefined && c.category === q.category;
+              const score = f.rrf * rec * (categoryMatch ? CATEGORY_BOOST : 1);
+              return { id: f.id, score, ftsRank: f.ftsRank, vectorSimilarity: f.vectorSimilarity, recency: rec, categoryMatch };
+            })
+            .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+            .slice(0, q.limit);
+          tops.push({ i, top });
+        }
+      }
+      // Full rows only for what is returned, for every query at once.
+      const byId = await this.fetch(exec, tenantId, [...new Set(tops.flatMap(({ top }) => top.map((t) => t.id)))]);
+      for (const { i, top } of tops) {
+        out[i] = top.flatMap((t) => {
+          const mem = byId.get(t.id);
+          return mem ? [{ ...mem, ...t }] : [];
+        });
+      }
+      return out;
     });
   }
 
@@ -296,8 +364,17 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
   exportLessons(tenantId: string) {
     return this.lessons.exportLessons(tenantId);
   }
-  insertUtterances(tenantId: string, list: NewUtterance[], tx?: Tx) {
-    return this.utterances.insertUtterances(tenantId, list, tx ? execOf(tx) : this.db);
+  async insertUtterances(tenantId: string, list: NewUtterance[], tx?: Tx): Promise<number> {
+    const side = tx && sideRowsOf(tx);
+    if (!side) return this.utterances.insertUtterances(tenantId, list, tx ? execOf(tx) : this.db);
+    // With a batched commit: written with it, as insertMemories's rows.
+    side.utterances.push(
+      ...list.map((u) => ({
+        tenant_id: tenantId, session_id: u.sessionId, sub_problem_id: u.subProblemId, round: u.round, persona: u.persona, kind: u.kind,
+        text: u.text, embedding: u.embedding, embedding_provider: u.embeddingProvider, ...(u.createdAt && { created_at: u.createdAt.toISOString() }),
+      })),
+    );
+    return list.length;
   }
   utteranceHistory(tenantId: string, sessionId: string, subProblemId: string) {
     return this.utterances.utteranceHistory(tenantId, sessionId, subProblemId);

@@ -36,7 +36,7 @@ export function clipToTokens(text: string, maxTokens: number): string {
   let cut = text.slice(0, limit);
   // Already at a boundary when the next character is whitespace; else back off to the last space.
   if (!/\s/.test(text.charAt(limit))) {
-    const lastSpace = cut.search(/\s\S*$/);
+    const lastSpace = lastWhitespace(cut);
     if (lastSpace > 0) cut = cut.slice(0, lastSpace);
   }
   cut = cut.replace(/[\s,;:–—-]+$/u, '');
@@ -69,6 +69,13 @@ export function clipToSentence(text: string, maxTokens: number): string {
   const word = clipToTokens(text, Math.floor(room / CHARS_PER_TOKEN)).replace(/…$/u, '').replace(/[\s,;:–—-]+$/u, '');
   return word ? word + SHORTENED : '';
 }
+
+/** Where the last whitespace is (-1 for none): a backward scan, where /\s\S*$/ tried every whitespace from the start. */
+function lastWhitespace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) if (WHITESPACE.test(text[i]!)) return i;
+  return -1;
+}
+const WHITESPACE = /\s/;
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

@@ -51,6 +51,18 @@ function planesFor(dim: number): Int8Array {
  * 11,000 memories; hyperplane signs keep ~85% (tests/bench/memory.ts).
  */
 export function embeddingBits(v: number[]): string {
+  let bits = bitsOf.get(v);
+  if (bits === undefined) bitsOf.set(v, (bits = hyperplaneBits(v)));
+  return bits;
+}
+
+/**
+ * Each vector's bits, once: a memory's are computed for its recall probe and again for its row, and an embedding is
+ * never edited once made (the embedders return new arrays).
+ */
+const bitsOf = new WeakMap<number[], string>();
+
+function hyperplaneBits(v: number[]): string {
   const dim = v.length;
   const p = planesFor(dim);
   // Sparse embeddings (the local embedder's) touch only their non-zero components.

@@ -56,6 +56,10 @@ export interface ExpertMemoryPort {
   insertMemories(tenantId: string, rows: NewMemory[], tx?: Tx): Promise<number>;
   /** The tenant's current (not superseded) session-scope memories of one expert, best first. */
   recall(tenantId: string, q: RecallQuery): Promise<ScoredMemory[]>;
+  /** `recall` for each of several personas on one query, as each would get it alone; every persona has an entry. */
+  recallEach(tenantId: string, q: Omit<RecallQuery, 'persona'> & { personas: string[] }): Promise<Record<string, ScoredMemory[]>>;
+  /** `recall` for each of several queries, as each would get it alone, in their order. */
+  recallMany(tenantId: string, queries: RecallQuery[]): Promise<ScoredMemory[][]>;
   /** Marks `oldId` contradicted by `newId` (both stay). False when either is not the tenant's, or `oldId` is superseded by another. */
   supersede(tenantId: string, oldId: string, newId: string, at: Date, tx?: Tx): Promise<boolean>;
   get(tenantId: string, id: string): Promise<Memory | null>;

@@ -53,6 +53,11 @@ export interface MemoryPort {
     tenantId: string,
     q: { persona: string; category?: string; text: string; vector: number[]; limit: number; halfLifeDays: number; now: Date; excludeSessionId?: string },
   ): Promise<RecalledMemory[]>;
+  /** `recall` for each of several experts on one query (a board's members), as each would get it alone. */
+  recallEach(
+    tenantId: string,
+    q: { personas: string[]; category?: string; text: string; vector: number[]; limit: number; halfLifeDays: number; now: Date; excludeSessionId?: string },
+  ): Promise<Record<string, RecalledMemory[]>>;
   insertMemories(tenantId: string, rows: NewMemory[], tx?: Tx): Promise<unknown>;
   searchLessons(tenantId: string, q: { text: string; vector: number[]; limit: number; minConfidence?: number }): Promise<LessonHit[]>;
   insertUtterances(

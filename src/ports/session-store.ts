@@ -148,6 +148,12 @@ export interface SessionStorePort {
    * Step result, events, ledger rows, `write` and patch, all or nothing. With
    * a lease, refused unless it is still the session's; refused on a terminal
    * session either way. Returns the appended envelopes.
+   *
+   * A handle's commits of one session land in the order they were made, so a
+   * run need not wait for one before making the next (SessionRun). Once one
+   * of a lease's unguarded commits fails, that lease's later ones fail too,
+   * those already waiting included, so what lands of a run is a prefix of
+   * what it committed; only a commit that ends the session still goes.
    */
   commit(sessionId: string, lease: number | null, c: Commit): Promise<Envelope[]>;
   /** Appends events after the session ended (its memory jobs' outcomes). */
@@ -155,7 +161,10 @@ export interface SessionStorePort {
   hasEvent(sessionId: string, type: string): Promise<boolean>;
   /** Spend from the ledger; pending rows are estimates and do not count. */
   usage(sessionId: string): Promise<Usage>;
-  /** Writes a pending ledger row ahead of a model call; returns its id. */
+  /**
+   * Writes a pending ledger row ahead of a model call; returns its id. It may be written with the session's commits
+   * made just before it (one round trip), and then only if they land.
+   */
   openCall(sessionId: string, entry: LedgerEntry): Promise<number>;
   /** Marks pending rows (whose step key starts with `stepPrefix`) abandoned. */
   abandonPending(sessionId: string, stepPrefix?: string): Promise<void>;

@@ -1,6 +1,7 @@
 import { Cluster, Redis } from 'ioredis';
 import { withTimeout } from '../http/timeout';
 import type { Notifier } from '../ports/notifier';
+import { TickBatch } from '../db/tick-batch';
 import { describeSeed, type ClusterSeed } from './cluster-nodes';
 
 export type ErrorSink = (err: Error, source: string) => void;
@@ -136,15 +137,29 @@ export const sessionChannel = (sessionId: string) => `bo1:session:${sessionId}`;
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 150;
 
-/** Publishes wake-ups on a per-session channel; the payload is only a hint (the last seq), and a lost one only delays a stream. */
+/**
+ * Publishes wake-ups on a per-session channel; the payload is only a hint (the last seq), and a lost one only delays a
+ * stream. A worker wakes readers after every batch of commits of every session it runs: the wake-ups asked for in one
+ * turn of the event loop go as one pipeline (one socket write) on a single Redis. A Cluster routes each PUBLISH on its
+ * own, so there each goes alone.
+ */
 export class RedisNotifier implements Notifier {
+  private readonly batch = new TickBatch<[channel: string, payload: string], void>(async (items) => {
+    if (items.length === 1 || this.redis instanceof Cluster) {
+      await Promise.all(items.map(([channel, payload]) => boundedRedisCall(this.redis, () => this.redis.publish(channel, payload), this.timeoutMs)));
+    } else {
+      await boundedRedisCall(this.redis, () => this.redis.pipeline(items.map(([channel, payload]) => ['publish', channel, payload])).exec(), this.timeoutMs);
+    }
+    return items.map(() => undefined);
+  });
+
   constructor(
     private readonly redis: RedisClient,
     private readonly timeoutMs = REDIS_COMMAND_TIMEOUT_MS,
   ) {}
 
   async publish(sessionId: string, lastSeq: number): Promise<void> {
-    await boundedRedisCall(this.redis, () => this.redis.publish(sessionChannel(sessionId), String(lastSeq)), this.timeoutMs);
+    await this.batch.add([sessionChannel(sessionId), String(lastSeq)]);
   }
 }
 

@@ -21,7 +21,8 @@
  * BENCH_ONLY=throughput runs only the worker-throughput figures (issue 16,
  * tests/bench/throughput.ts): worker CPU per model call at zero latency, and
  * wall ÷ bound with 200 sessions on one worker; BENCH_ONLY=sse only the
- * 1,000-subscriber fan-out against a bare Fastify SSE server (tests/bench/sse-fanout.ts).
+ * 1,000-subscriber fan-out against a bare Fastify SSE server (tests/bench/sse-fanout.ts); BENCH_ONLY=first-event
+ * only POST → first SSE event, with the API and worker in one process and then in two.
  * Figures only; nothing here asserts. BENCH_SESSIONS, BENCH_SUBSCRIBERS,
  * BENCH_SIM_LATENCY_MS and BENCH_CALL_LATENCY_MS tune it.
  */
@@ -36,7 +37,7 @@ import { checkpointBench } from './checkpoints';
 import { harmScreenBench } from './harm-screen';
 import { cacheBench } from './cache';
 import { subscribe } from './sse';
-import { throughputBench } from './throughput';
+import { startPair, throughputBench } from './throughput';
 import { sseFanoutBench } from './sse-fanout';
 import { ensureDatabase } from '../../src/db/client';
 import { pct } from './percentile';
@@ -165,6 +166,21 @@ async function fanout(url: string) {
   // Only events committed after every subscriber was attached are live deliveries (earlier ones were replays).
   for (const p of pending) if (p.ts > allConnectedAt) delays.push(p.at - p.ts);
   return { delays, received, seconds: (lastAt - firstAt) / 1000 };
+}
+
+if (process.env.BENCH_ONLY === 'first-event') {
+  // As the full run measures it (API and worker in one process), then with the API in its own process, as deployed
+  // (npm run api, npm run worker): the worker's load is then not the API's event loop's.
+  const one = await startService({});
+  const together = await firstEvent(one.url);
+  await one.stop();
+  const pair = await startPair(DATABASE_URL, { SIM_LATENCY_MS: '0', WORKER_CONCURRENCY: '8' });
+  const apart = await firstEvent(pair.url);
+  await pair.stop();
+  for (const [how, r] of [['API and worker in one process', together], ['API in its own process', apart]] as const) {
+    console.log(`POST → first SSE event (${how}) over ${r.toFirst.length} sessions: p50 ${fmt(pct(r.toFirst, 50))} ms, p99 ${fmt(pct(r.toFirst, 99))} ms; → session.started p50 ${fmt(pct(r.toStarted, 50))} ms, p99 ${fmt(pct(r.toStarted, 99))} ms`);
+  }
+  process.exit(0);
 }
 
 if (process.env.BENCH_ONLY === 'deliberation') {

@@ -100,6 +100,49 @@ export function memoryStoreConformance(adapter: string, open: () => Promise<Open
       expect(await memory.recall(t, recallQ({ limit: 0 }))).toEqual([]);
     });
 
+    it('recalls for several experts at once exactly what each would recall alone, with an entry for each', async () => {
+      const t = tenant();
+      const [s1, s2] = [await session(t), await session(t)];
+      await memory.insertMemories(t, [
+        row(s1),
+        row(s1, { summary: 'Hiring a head of sales before product fit wastes runway', position: 'Wait to hire', embedding: HIRING }),
+        row(s1, { persona: 'raj' }),
+        row(s2, { persona: 'raj', summary: 'Hiring a head of sales before product fit wastes runway', embedding: HIRING }),
+        row(s2, { persona: 'maria', scope: 'sub_problem' }),
+      ]);
+      const q = recallQ({ excludeSessionId: s2, limit: 2 });
+      const { persona: _one, ...each } = q;
+      const all = await memory.recallEach(t, { ...each, personas: ['maria', 'raj', 'nobody'] });
+      expect(Object.keys(all)).toEqual(['maria', 'raj', 'nobody']);
+      for (const persona of ['maria', 'raj', 'nobody']) expect(all[persona]).toEqual(await memory.recall(t, { ...q, persona }));
+      expect(all.maria!.length).toBeGreaterThan(0);
+      expect(all.nobody).toEqual([]);
+      expect(await memory.recallEach(t, { ...each, personas: [] })).toEqual({});
+    });
+
+    it('recalls for several queries at once (their own persona, text and vector) exactly what each would recall alone', async () => {
+      const t = tenant();
+      const [s1, s2] = [await session(t), await session(t)];
+      await memory.insertMemories(t, [
+        row(s1),
+        row(s1, { summary: 'Hiring a head of sales before product fit wastes runway', position: 'Wait to hire', embedding: HIRING }),
+        row(s1, { persona: 'raj', summary: 'Hiring a head of sales before product fit wastes runway', embedding: HIRING }),
+        row(s2, { persona: 'raj' }),
+      ]);
+      const queries = [
+        recallQ({ text: 'hiring sales runway', vector: HIRING }),
+        recallQ({ persona: 'raj', excludeSessionId: s2 }),
+        recallQ({ persona: 'raj', text: 'hiring sales runway', vector: HIRING, limit: 1 }),
+        recallQ({ limit: 0 }),
+        recallQ({ persona: 'nobody' }),
+      ];
+      const all = await memory.recallMany(t, queries);
+      expect(all).toHaveLength(queries.length);
+      for (const [i, q] of queries.entries()) expect(all[i]).toEqual(await memory.recall(t, q));
+      expect(all[0]!.length).toBeGreaterThan(0);
+      expect(await memory.recallMany(t, [])).toEqual([]);
+    });
+
     it('supersedes a memory by a newer one: both kept, only the newer recalled', async () => {
       const t = tenant();
       const s = await session(t);
@@ -133,6 +176,19 @@ export function memoryStoreConformance(adapter: string, open: () => Promise<Open
       ).rejects.toThrow('the step failed after writing');
       expect(await memory.get(t, kept.id)).not.toBeNull();
       expect(await memory.get(t, lost.id)).toBeNull();
+    });
+
+    it("refuses rows a commit is given for another tenant's session, and writes nothing of that commit", async () => {
+      const [a, b] = [tenant(), tenant()];
+      const [mine, theirs] = [await session(a), await session(b)];
+      const { lease } = (await opened.sessions.acquireLease(mine))!;
+      const foreign = row(theirs, { scope: 'sub_problem' });
+      await expect(
+        opened.sessions.commit(mine, lease, { step: { key: 'summary-x', result: 1 }, events: [], write: (tx) => memory.insertMemories(a, [foreign], tx) }),
+      ).rejects.toMatchObject({ code: 'tenancy' });
+      expect(await memory.get(a, foreign.id)).toBeNull();
+      expect(await memory.get(b, foreign.id)).toBeNull();
+      expect((await opened.sessions.completedSteps(mine)).has('summary-x')).toBe(false);
     });
   });
 }

@@ -228,6 +228,47 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         expect(await store.caseMemory(id)).toEqual({ seqs: log.slice(1) });
       });
 
+      it("lands many sessions' commits made at once, each on its own terms: a lost lease or a failing commit is that session's alone", async () => {
+        const ids = await Promise.all(Array.from({ length: 12 }, () => newSession()));
+        const leases = await Promise.all(ids.map(async (id) => (await store.acquireLease(id))!.lease));
+        await store.commit(ids[1]!, leases[1]!, { step: { key: 'dup', result: 0 }, events: [started(0)] });
+        await peer.acquireLease(ids[0]!);
+        const results = await Promise.allSettled(
+          ids.map((id, i) => store.commit(id, leases[i]!, { step: { key: i === 1 ? 'dup' : `s${i}`, result: i }, events: [started(i), started(i)], caseMemory: seqs })),
+        );
+        expect(results[0]).toMatchObject({ status: 'rejected', reason: { code: 'lease-lost' } });
+        expect(results[1]!.status).toBe('rejected');
+        for (let i = 2; i < ids.length; i++) {
+          expect(results[i]!.status).toBe('fulfilled');
+          expect((await store.get(ids[i]!))!.lastSeq).toBe(3);
+          expect(await store.caseMemory(ids[i]!)).toEqual({ seqs: [2, 3] });
+          expect((await store.completedSteps(ids[i]!)).get(`s${i}`)).toBe(i);
+        }
+      });
+
+      it('stores the memory the fold returns, whatever it keeps, adds, changes or drops of the one before', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        const steps: ((m: Record<string, unknown>) => unknown)[] = [
+          () => ({ a: [1], b: { x: 1 }, c: 'c' }),
+          (m) => ({ ...m, a: [...(m.a as number[]), 2] }),
+          (m) => ({ ...m, b: { ...(m.b as object), y: 2 }, d: true }),
+          (m) => ({ a: m.a, d: m.d }),
+          () => ['not', 'a', 'record'],
+          () => ({ e: 5 }),
+        ];
+        let expected: unknown = {};
+        for (const [i, next] of steps.entries()) {
+          expected = next(expected as Record<string, unknown>);
+          await store.commit(id, lease, { events: [started(i)], caseMemory: (current) => next(current as Record<string, unknown>) });
+          expect(await store.caseMemory(id)).toEqual(expected);
+        }
+        expect(expected).toEqual({ e: 5 });
+        // And a fresh handle folds onto exactly what is stored.
+        await peer.commit(id, lease, { events: [started(9)], caseMemory: (m) => ({ ...(m as object), f: 6 }) });
+        expect(await store.caseMemory(id)).toEqual({ e: 5, f: 6 });
+      });
+
       it('lands many parallel commits of one session, with write hooks and without, more of them than the pool has connections', async () => {
         const id = await newSession();
         const { lease } = (await store.acquireLease(id))!;
@@ -243,6 +284,74 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
         );
         // A commit waiting for a connection held by one waiting for its turn would fail at the pool's checkout timeout.
         expect((await store.caseMemory(id)) as { seqs: number[] }).toEqual({ seqs: Array.from({ length: 40 }, (_, i) => i + 2) });
+      });
+
+      it('lands the commits made before one that ends the session and refuses those made after it, at once or not', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        const settle = (p: Promise<unknown>) => p.then(() => 'ok', (err: { code?: string }) => err.code ?? 'error');
+        const commits = [
+          ...Array.from({ length: 4 }, (_, i) => settle(store.commit(id, lease, { step: { key: `b${i}`, result: i }, events: [started(i)], calls: [call({ stepKey: `b${i}` })], caseMemory: seqs }))),
+          settle(store.commit(id, lease, { events: [event('session.completed', { usage: { calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, byPhase: {} } })], patch: { status: 'completed', ended: true }, caseMemory: seqs })),
+          ...Array.from({ length: 3 }, (_, i) => settle(store.commit(id, lease, { step: { key: `a${i}`, result: i }, events: [started(i)], caseMemory: seqs }))),
+        ];
+        expect(await Promise.all(commits)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'lease-lost', 'lease-lost', 'lease-lost']);
+        expect((await store.events(id, 0, 100)).map((e) => e.type)).toEqual(['session.created', ...Array(4).fill('session.started'), 'session.completed']);
+        expect([...(await store.completedSteps(id)).keys()].sort()).toEqual(['b0', 'b1', 'b2', 'b3']);
+        expect((await store.ledger(id)).map((r) => r.stepKey).sort()).toEqual(['b0', 'b1', 'b2', 'b3']);
+        expect(await store.get(id)).toMatchObject({ status: 'completed', lastSeq: 6 });
+      });
+
+      it('applies the patches of commits made at once in their order', async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        await Promise.all([
+          store.commit(id, lease, { events: [started(1)], patch: { phase: 'debate', progress: { phase: 'debate', percent: 20 } } }),
+          store.commit(id, lease, { events: [], patch: { subProblemProgress: { id: 'sp1', value: { round: 1 } } } }),
+          store.commit(id, lease, { events: [started(2)] }),
+          store.commit(id, lease, { events: [], patch: { subProblemProgress: { id: 'sp2', value: { round: 1 } } } }),
+          store.commit(id, lease, { events: [], patch: { phase: 'voting', progress: { percent: 60 }, subProblemProgress: { id: 'sp1', value: { round: 2 } } } }),
+        ]);
+        expect(await store.get(id)).toMatchObject({ phase: 'voting', lastSeq: 3, progress: { phase: 'debate', percent: 60, subProblems: { sp1: { round: 2 }, sp2: { round: 1 } } } });
+      });
+
+      it("writes nothing of commits made at once when a write hook among them fails; the lease's later commits fail too, an ending one goes, a new lease commits", async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        const results = await Promise.allSettled(
+          Array.from({ length: 5 }, (_, i) =>
+            store.commit(id, lease, {
+              step: { key: `h${i}`, result: i },
+              events: [started(i)],
+              caseMemory: seqs,
+              write: async () => (i === 2 ? Promise.reject(new Error('memory write failed')) : undefined),
+            }),
+          ),
+        );
+        // Whether a sibling landed depends on whether it shared the failed one's batch; what landed, landed whole, and
+        // nothing after the failed one.
+        expect(results[2]!.status).toBe('rejected');
+        const landed = results.findIndex((r) => r.status === 'rejected');
+        results.forEach((r, i) => expect(r.status).toBe(i < landed ? 'fulfilled' : 'rejected'));
+        const steps = await store.completedSteps(id);
+        results.forEach((r, i) => expect(steps.has(`h${i}`)).toBe(r.status === 'fulfilled'));
+        expect((await store.get(id))!.lastSeq).toBe(1 + landed);
+        // The run is over: a later step of that lease would land after a gap, so it is refused; its ending is not.
+        await expect(store.commit(id, lease, { step: { key: 'later', result: 1 }, events: [started(9)] })).rejects.toThrow('memory write failed');
+        const { lease: next } = (await store.acquireLease(id))!;
+        await store.commit(id, next, { events: [started(10)], caseMemory: seqs });
+        await store.commit(id, next, { events: [event('session.failed', { reason: 'r', kind: 'internal', step: 'h2', retryable: false })], patch: { status: 'failed', ended: true } });
+        expect((await store.get(id))!).toMatchObject({ status: 'failed', lastSeq: 3 + landed });
+      });
+
+      it("fails a lease's commits after one of them failed, but still lands the one that ends the session", async () => {
+        const id = await newSession();
+        const { lease } = (await store.acquireLease(id))!;
+        await expect(store.commit(id, lease, { step: { key: 'x', result: 1 }, events: [started(1)], write: () => Promise.reject(new Error('boom')) })).rejects.toThrow('boom');
+        await expect(store.commit(id, lease, { step: { key: 'y', result: 1 }, events: [started(2)] })).rejects.toThrow('boom');
+        await store.commit(id, lease, { events: [event('session.failed', { reason: 'r', kind: 'internal', step: 'x', retryable: false })], patch: { status: 'failed', ended: true } });
+        expect(await store.get(id)).toMatchObject({ status: 'failed', lastSeq: 2 });
+        expect((await store.completedSteps(id)).size).toBe(0);
       });
 
       it('keeps one fold when two handles (processes) commit to the session, and after a write from the API side', async () => {
@@ -337,6 +446,26 @@ export function sessionStoreConformance(adapter: string, open: () => Promise<Ope
           costUsd: 0.35,
           byPhase: { debate: { calls: 1, costUsd: 0.25 }, voting: { calls: 1, costUsd: 0.1 } },
         });
+      });
+
+      it('gives each of many pending rows opened at once (several sessions) its own id, for its own row', async () => {
+        const ids = [await newSession(), await newSession(), await newSession()];
+        const opened = await Promise.all(
+          Array.from({ length: 24 }, (_, i) => store.openCall(ids[i % 3]!, call({ stepKey: `s${i}`, inputTokens: i, costUsd: i / 1000 })).then((callId) => ({ i, callId }))),
+        );
+        expect(new Set(opened.map((o) => o.callId)).size).toBe(24);
+        const rows = (await Promise.all(ids.map((id) => store.ledger(id)))).flat();
+        for (const { i, callId } of opened) {
+          expect(rows.find((r) => r.id === callId)).toMatchObject({ sessionId: ids[i % 3], stepKey: `s${i}`, inputTokens: i, outcome: 'pending' });
+        }
+      });
+
+      it('fails only the pending row of a session that does not exist, not those opened with it', async () => {
+        const id = await newSession();
+        const [good, bad] = await Promise.allSettled([store.openCall(id, call({ stepKey: 'good' })), store.openCall(randomUUID(), call({ stepKey: 'bad' }))]);
+        expect(good.status).toBe('fulfilled');
+        expect(bad.status).toBe('rejected');
+        expect((await store.ledger(id)).map((r) => r.stepKey)).toEqual(['good']);
       });
 
       it("marks a dead run's pending rows abandoned when a new lease is taken; abandoned rows count", async () => {

@@ -107,6 +107,29 @@ describe('applyEvents', () => {
     expect(renderCaseMemory(emptyCaseMemory())).toBe('');
   });
 
+  it('leaves the memory it folds onto untouched, one event at a time as a run folds its commits', () => {
+    const log = JSON.parse(readFileSync(new URL('../fixtures/trials/tech-debt-interactive/events.json', import.meta.url), 'utf8')) as CaseEvent[];
+    const freeze = <T>(v: T): T => {
+      if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+        Object.freeze(v);
+        for (const x of Object.values(v)) freeze(x);
+      }
+      return v;
+    };
+    let mem = emptyCaseMemory();
+    const before: string[] = [];
+    const states: CaseMemory[] = [];
+    for (const e of log) {
+      // Frozen: a fold that edited what it was given (a list, a sub-problem's progress) throws here.
+      states.push(freeze(mem));
+      before.push(JSON.stringify(mem));
+      mem = applyEvents(mem, [e], NOW);
+    }
+    states.forEach((m, i) => expect(JSON.stringify(m)).toBe(before[i]));
+    // One event at a time folds to what the whole log does at once.
+    expect(mem).toEqual(applyEvents(emptyCaseMemory(), log, NOW));
+  });
+
   it('keeps the statement and each assumption once, in fields of their own', () => {
     const mem = applyEvents(emptyCaseMemory(), [problem], NOW);
     expect(mem.statement).toBe('Should I pivot my project management tool to serve only law firms?');

@@ -127,9 +127,18 @@ function run(script: Script = {}, over: Partial<DebateSetup> = {}, s: EngineSett
     if (a.kind === 'finish') return { actions, results, outcome: a.outcome, final: state };
     const r = respond(state, a, script, fresh, s);
     results.push(r);
-    state = apply(state, r, s);
+    // Frozen, so a fold that edited the given state (or a result) in place instead of copying it throws here.
+    state = apply(deepFreeze(state), deepFreeze(r), s);
   }
   throw new Error('the debate did not finish');
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
 }
 
 const oneHot = (i: number) => Array.from({ length: 256 }, (_, j) => (j === i ? 1 : 0));

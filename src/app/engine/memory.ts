@@ -38,19 +38,19 @@ export async function recallMemories(e: Engine, members: string[], statement: Pr
   if (!memory || !e.memorySettings.read) return {};
   return e.run.step('memory/recall', async (s) => {
     const [vector] = await e.embedder.embed([statement.statement]);
-    const recalled: Record<string, RecalledMemory[]> = {};
-    for (const code of members) {
-      recalled[code] = await memory.recall(e.tenantId, {
-        persona: code,
-        category: statement.category,
-        text: statement.statement,
-        vector: vector!,
-        limit: e.memorySettings.recallLimit,
-        halfLifeDays: e.memorySettings.halfLifeDays,
-        now: s.now(),
-        excludeSessionId: e.run.sessionId,
-      });
-    }
+    // Every member at once: one query set for the board, not one per member on the session's critical path.
+    const byPersona = await memory.recallEach(e.tenantId, {
+      personas: members,
+      category: statement.category,
+      text: statement.statement,
+      vector: vector!,
+      limit: e.memorySettings.recallLimit,
+      halfLifeDays: e.memorySettings.halfLifeDays,
+      now: s.now(),
+      excludeSessionId: e.run.sessionId,
+    });
+    // In the members' order, as the step's stored result always was.
+    const recalled: Record<string, RecalledMemory[]> = Object.fromEntries(members.map((code) => [code, byPersona[code] ?? []]));
     const items = Object.values(recalled)
       .flat()
       .map((m) => ({

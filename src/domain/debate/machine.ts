@@ -11,7 +11,7 @@ import { debatePhase, selectSpeakers } from '../speakers';
 import { debateProgress, moderatorKind, type DebateProgress } from './evaluate';
 import { expertTurnInputs, facilitatorInput, moderatorInput, researchInput } from './inputs';
 import { debateOutcome, personStops, roundEndAsk, type RoundEndAsk } from './outcome';
-import { emptyCarry, currentRound, type DebateOutcome, type DebateState, type RoundEnd, type Turn } from './state';
+import { emptyCarry, currentRound, type DebateOutcome, type DebateState, type RoundEnd, type RoundInProgress, type Turn } from './state';
 import { debateStartedEvents, roundOpenedEvents } from './steps';
 
 /**
@@ -124,70 +124,78 @@ export function next(state: DebateState, s: EngineSettings): DebateAction {
 
 /**
  * Folds a result into the state; returns a new state and leaves the given one
- * untouched (a structured clone is edited, since results nest deeply and the
- * copy costs nothing next to a model call).
+ * untouched. Copy-on-write: the new state shares every part this result does
+ * not change, and each fold below copies what it edits (the state and the
+ * round under way, then the one record or list it changes) instead of
+ * editing in place. A structured clone of the whole state per result was a
+ * tenth of a worker's CPU: the state carries every turn's embeddings and the
+ * whole record, and is folded once or more per model call.
  */
 export function apply(state: DebateState, result: DebateResult, s: EngineSettings): DebateState {
   const expected = EXPECTS[state.stage];
   if (result.kind !== expected) throw new Error(`debate of ${state.setup.subProblem.id}: got ${result.kind} at stage ${state.stage}, expected ${expected ?? 'nothing'}`);
-  const st = structuredClone(state);
+  const st: DebateState = { ...state };
   switch (result.kind) {
     case 'started':
       st.startedAt = result.startedAt;
-      st.setup.personSaid = result.personSaid ?? [];
+      st.setup = { ...st.setup, personSaid: result.personSaid ?? [] };
       return openRound(st, s);
     case 'round_opened': {
       const fresh = (result.facts ?? []).filter((f) => f.subProblemId !== st.setup.subProblem.id && !st.seenFacts.includes(f.id));
-      st.chapters.at(-1)!.siblingFacts.push(...fresh);
-      st.seenFacts.push(...fresh.map((f) => f.id));
+      if (fresh.length) {
+        const last = st.chapters.at(-1)!;
+        st.chapters = [...st.chapters.slice(0, -1), { ...last, siblingFacts: [...last.siblingFacts, ...fresh] }];
+        st.seenFacts = [...st.seenFacts, ...fresh.map((f) => f.id)];
+      }
       st.stage = 'experts';
       return st;
     }
     case 'turns':
       return foldTurns(st, result.turns);
     case 'facilitated': {
-      const r = currentRound(st);
-      r.facilitator = result.facilitator;
+      const r = editRound(st, { facilitator: result.facilitator });
       st.wantsToSpeak = result.facilitator.wantsToSpeak;
       st.keyArguments = result.facilitator.keyArguments;
       if (r.round === 1 && result.facilitator.straw) st.straw = strawVote(result.facilitator.straw, r.turns, st.setup.panel, s);
-      st.rounds.push({ round: r.round, turns: r.turns.map((t) => ({ name: nameOf(t.persona), text: t.text })), summary: result.facilitator.summary });
+      st.rounds = [...st.rounds, { round: r.round, turns: r.turns.map((t) => ({ name: nameOf(t.persona), text: t.text })), summary: result.facilitator.summary }];
       st.stage = 'embed';
       return st;
     }
     case 'embedded': {
-      const r = currentRound(st);
-      if (result.vectors.length !== 2 * r.turns.length) throw new Error(`round ${r.round}: ${result.vectors.length} embeddings for ${r.turns.length} turns`);
-      r.vectors = r.turns.map((_, i) => ({ text: result.vectors[2 * i]!, position: result.vectors[2 * i + 1]! }));
-      for (const [i, t] of r.turns.entries()) st.positionVectors[t.persona] = r.vectors[i]!.position;
+      const cur = currentRound(st);
+      if (result.vectors.length !== 2 * cur.turns.length) throw new Error(`round ${cur.round}: ${result.vectors.length} embeddings for ${cur.turns.length} turns`);
+      const r = editRound(st, { vectors: cur.turns.map((_, i) => ({ text: result.vectors[2 * i]!, position: result.vectors[2 * i + 1]! })) });
+      st.positionVectors = { ...st.positionVectors };
+      for (const [i, t] of r.turns.entries()) st.positionVectors[t.persona] = r.vectors![i]!.position;
       st.stage = 'evaluate';
       return st;
     }
     case 'evaluated':
       return foldEnd(st, result.end, s);
-    case 'stances':
-      Object.assign(currentRound(st).next.notices, result.notices);
+    case 'stances': {
+      const { next } = currentRound(st);
+      editRound(st, { next: { ...next, notices: { ...next.notices, ...result.notices } } });
       return afterStances(st);
+    }
     case 'moderated': {
-      const r = currentRound(st);
-      const kind = moderatorKind(r.end!)!;
-      r.next.moderator = { kind, text: result.text };
-      st.interventions.push({ kind, round: r.round });
+      const cur = currentRound(st);
+      const kind = moderatorKind(cur.end!)!;
+      editRound(st, { next: { ...cur.next, moderator: { kind, text: result.text } } });
+      st.interventions = [...st.interventions, { kind, round: cur.round }];
       if (kind === 'deadlock') st.deadlockBreakAttempted = true;
-      else st.used.push(kind);
+      else st.used = [...st.used, kind];
       return afterModerator(st);
     }
     case 'researched':
-      currentRound(st).next.research = result.findings;
+      editRound(st, { next: { ...currentRound(st).next, research: result.findings } });
       st.researchUsed += result.findings.length;
       return afterResearch(st);
     case 'steered': {
-      const r = currentRound(st);
-      r.steer = result.resolution;
+      const cur = currentRound(st);
       const answered = result.resolution.action === 'intervene' && !!result.resolution.message;
-      if (answered) r.next.intervention = result.resolution.message!;
       // The person's intervention answers the questions the checkpoint showed; any other choice leaves them open.
-      else st.openQuestions.push(...(r.end!.personQuestions ?? []));
+      editRound(st, { steer: result.resolution, ...(answered && { next: { ...cur.next, intervention: result.resolution.message! } }) });
+      if (!answered) st.openQuestions = [...st.openQuestions, ...(cur.end!.personQuestions ?? [])];
       if (personStops(result.resolution)) {
         st.stage = 'done';
         return st;
@@ -197,10 +205,16 @@ export function apply(state: DebateState, result: DebateResult, s: EngineSetting
   }
 }
 
+/** The round under way, replaced by a copy with `changes` (the state `st` is already the new one). */
+function editRound(st: DebateState, changes: Partial<RoundInProgress>): RoundInProgress {
+  st.current = { ...currentRound(st), ...changes };
+  return st.current;
+}
+
 /** Plans the next round: its phase and speakers, and what they respond to (the last round's carry). */
 function openRound(st: DebateState, s: EngineSettings): DebateState {
   // The finished round becomes a chapter of the record before anyone speaks again.
-  if (st.current) st.chapters.push(sealRound(st.current));
+  if (st.current) st.chapters = [...st.chapters, sealRound(st.current)];
   const round = (st.current?.round ?? 0) + 1;
   const { speakers, invited } = selectSpeakers({
     round,
@@ -217,14 +231,18 @@ function openRound(st: DebateState, s: EngineSettings): DebateState {
 }
 
 function foldTurns(st: DebateState, turns: Turn[]): DebateState {
-  const r = currentRound(st);
+  const cur = currentRound(st);
   const who = turns.map((t) => t.persona);
-  if (who.join() !== r.speakers.join()) throw new Error(`round ${r.round}: turns from ${who.join(', ')}, speakers ${r.speakers.join(', ')}`);
-  r.turns = turns;
+  if (who.join() !== cur.speakers.join()) throw new Error(`round ${cur.round}: turns from ${who.join(', ')}, speakers ${cur.speakers.join(', ')}`);
+  editRound(st, { turns });
+  st.spoken = { ...st.spoken };
+  st.positions = { ...st.positions };
+  st.turnsByPersona = { ...st.turnsByPersona };
+  st.disagreements = { ...st.disagreements };
   for (const t of turns) {
     st.spoken[t.persona] = (st.spoken[t.persona] ?? 0) + 1;
     st.positions[t.persona] = t.position;
-    (st.turnsByPersona[t.persona] ??= []).push(t.text);
+    st.turnsByPersona[t.persona] = [...(st.turnsByPersona[t.persona] ?? []), t.text];
     st.disagreements[t.persona] = t.disagreesWith;
   }
   st.lastSpeaker = turns.at(-1)?.persona ?? st.lastSpeaker;
@@ -234,16 +252,15 @@ function foldTurns(st: DebateState, turns: Turn[]): DebateState {
 
 /** The round's verdict, and what the next round carries from it. */
 function foldEnd(st: DebateState, end: RoundEnd, s: EngineSettings): DebateState {
-  const r = currentRound(st);
-  r.end = end;
-  st.metrics.push(end.metrics);
-  for (const v of r.vectors!) st.history.push({ vector: v.text, round: r.round });
+  const cur = currentRound(st);
+  st.metrics = [...st.metrics, end.metrics];
+  st.history = [...st.history, ...cur.vectors!.map((v) => ({ vector: v.text, round: cur.round }))];
   if (end.redirect) st.redirects += 1;
 
-  const next = r.next;
-  next.question = r.facilitator!.nextQuestion;
+  const next = { ...cur.next, notices: { ...cur.next.notices } };
+  next.question = cur.facilitator!.nextQuestion;
   // A notice stays until its expert speaks.
-  for (const [code, text] of Object.entries(r.inputs.notices)) if (!r.turns.some((t) => t.persona === code)) next.notices[code] = text;
+  for (const [code, text] of Object.entries(cur.inputs.notices)) if (!cur.turns.some((t) => t.persona === code)) next.notices[code] = text;
   next.redirect = end.redirect;
   // Novelty memory: who repeated themselves speaks later and is asked for something new; who brought new material, sooner.
   const verdicts = noveltyVerdicts(end.metrics.noveltyByPersona, s);
@@ -251,8 +268,9 @@ function foldEnd(st: DebateState, end: RoundEnd, s: EngineSettings): DebateState
   const repeated = new Set(verdicts.blocked);
   for (const [code, n] of Object.entries(end.metrics.noveltyByPersona)) if (n < s.repetitionNoveltyBelow) repeated.add(code);
   next.repeated = [...repeated];
+  editRound(st, { end, next });
 
-  if (r.round === 1 && st.setup.checkStances) {
+  if (cur.round === 1 && st.setup.checkStances) {
     st.stage = 'stances';
     return st;
   }

@@ -150,5 +150,23 @@ export function renderRecord(setup: DebateSetup, chapters: Chapter[], s: Pick<En
   const rounds = chapters.filter((c) => c.round > 0);
   const compactBefore = rounds.length > s.summariseAfterRounds ? rounds.length - s.fullRoundsKept : 0;
   const sp = setup.subProblem.id;
-  return chapters.map((c) => (c.round === 0 ? opening(setup, c) : rounds.indexOf(c) < compactBefore ? summaryRound(c, sp) : fullRound(c, sp)));
+  return chapters.map((c) =>
+    c.round === 0 ? once(c, setup, 'opening', () => opening(setup, c)) : rounds.indexOf(c) < compactBefore ? once(c, sp, 'summary', () => summaryRound(c, sp)) : once(c, sp, 'full', () => fullRound(c, sp)),
+  );
+}
+
+/**
+ * A chapter's block, rendered once: every call about the sub-problem renders the whole record, and a chapter never
+ * changes once made (the debate machine replaces one rather than editing it). Keyed by the chapter and what else its
+ * block reads (the setup, or the sub-problem's id), so the same chapter under another setup renders anew.
+ */
+const rendered = new WeakMap<Chapter, Map<string, { of: unknown; text: string }>>();
+function once(c: Chapter, of: unknown, form: string, render: () => string): string {
+  let forms = rendered.get(c);
+  if (!forms) rendered.set(c, (forms = new Map()));
+  const hit = forms.get(form);
+  if (hit && hit.of === of) return hit.text;
+  const text = render();
+  forms.set(form, { of, text });
+  return text;
 }
