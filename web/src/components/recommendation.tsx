@@ -34,13 +34,7 @@ export function Recommendation({ rec }: { rec: Data }) {
           {(rec.openQuestions ?? []).length > rec.questionsForYou.length && (
             <details>
               <summary>All {rec.openQuestions.length} questions the experts raised</summary>
-              <ul>
-                {(rec.openQuestions as Data[]).map((q, i) => (
-                  <li key={i}>
-                    {q.question} <span class="muted">({q.name})</span>
-                  </li>
-                ))}
-              </ul>
+              <Raised questions={rec.openQuestions} />
             </details>
           )}
         </>
@@ -48,13 +42,7 @@ export function Recommendation({ rec }: { rec: Data }) {
         (rec.openQuestions ?? []).length > 0 && (
           <>
             <h3>Open questions only you can answer</h3>
-            <ul>
-              {(rec.openQuestions as Data[]).map((q, i) => (
-                <li key={i}>
-                  {q.question} <span class="muted">({q.name})</span>
-                </li>
-              ))}
-            </ul>
+            <Raised questions={rec.openQuestions} />
           </>
         )
       )}
@@ -65,5 +53,18 @@ export function Recommendation({ rec }: { rec: Data }) {
         </p>
       ))}
     </section>
+  );
+}
+
+/** Every question the experts raised for the person, with who asked. */
+function Raised({ questions }: { questions: Data[] }) {
+  return (
+    <ul>
+      {questions.map((q, i) => (
+        <li key={i}>
+          {q.question} <span class="muted">({q.name})</span>
+        </li>
+      ))}
+    </ul>
   );
 }
