@@ -57,6 +57,8 @@ const envSchema = z
      * carry: migrations (a session-level lock, then DDL) and creating the database. Unset: DATABASE_URL.
      */
     DATABASE_DIRECT_URL: z.url().optional(),
+    /** Connections each process's pool opens at most (a worker with many sessions shares them; see *The commit path*). */
+    DATABASE_POOL_MAX: int(10, 1),
     REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
     /**
      * A Redis Cluster or Valkey cluster instead of REDIS_URL: some of its

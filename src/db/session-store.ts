@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Envelope, EventDraft, Usage } from '../domain/events';
 import { validateEvent } from '../domain/events';
 import { AppError } from '../domain/errors';
@@ -26,6 +26,15 @@ import { NeedsTransaction, SideRows, txOf } from './tx';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
 
 export { ACTIVE_STATUSES, TERMINAL_STATUSES };
+
+/** The HINT of a Postgres error, however the driver or drizzle wrapped it. */
+const hint = (err: unknown): string | undefined => {
+  for (let e = err; typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause) {
+    const h = (e as { hint?: unknown }).hint;
+    if (typeof h === 'string') return h;
+  }
+  return undefined;
+};
 export type { Commit, LedgerEntry, LedgerRow, LockedRow, NewSession, Page, SessionPatch, SessionRow, SessionStatus } from '../ports/session-store';
 
 /** The port's row types are the tables' rows: a column added to one and not the other fails to compile here. */
@@ -83,29 +92,25 @@ export class SessionStore implements SessionStorePort {
   }
 
   /**
-   * Records a session and its first event. With `activeCap` > 0, refuses
-   * (too-many-sessions) when the tenant already has that many active
-   * sessions: count and insert share one transaction under a per-tenant
-   * advisory lock, so concurrent creates cannot both take the last slot.
+   * Records a session and its first event, in one statement (one round trip:
+   * the first SSE event is readable as soon as the POST returns). With
+   * `activeCap` > 0, refuses (too-many-sessions) when the tenant already has
+   * that many active sessions: `bo1_admit` (migrations/0007) counts under a
+   * per-tenant advisory lock held to the statement's commit, so concurrent
+   * creates cannot both take the last slot.
    */
   async create(s: NewSession, first: EventDraft, activeCap = 0): Promise<SessionRow> {
     const draft = validateEvent(first);
-    return this.db.transaction(async (tx) => {
-      if (activeCap > 0) {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bo1:tenant:${s.tenantId}`}))`);
-        const [active] = await tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(sessions)
-          .where(and(eq(sessions.tenantId, s.tenantId), inArray(sessions.status, [...ACTIVE_STATUSES])));
-        if ((active?.n ?? 0) >= activeCap) throw sessionCapError(activeCap);
-      }
-      const [row] = await tx
-        .insert(sessions)
-        .values({ ...s, status: 'queued', phase: 'queued', lastSeq: 1 })
-        .returning();
-      await tx.insert(sessionEvents).values({ sessionId: s.id, seq: 1, ...draft });
+    // A data-modifying CTE runs whether or not the INSERT reads it; the event's foreign key is checked at the statement's end.
+    const event = this.db.$with('created_event', {}).as(this.db.insert(sessionEvents).values({ sessionId: s.id, seq: 1, ...draft }).getSQL());
+    const status = activeCap > 0 ? sql`case when bo1_admit(${s.tenantId}, ${activeCap}, ${`{${ACTIVE_STATUSES.join(',')}}`}::text[]) then 'queued' end` : 'queued';
+    try {
+      const [row] = await this.db.with(event).insert(sessions).values({ ...s, status, phase: 'queued', lastSeq: 1 }).returning();
       return row!;
-    });
+    } catch (err) {
+      if (hint(err) === 'bo1:too-many-sessions') throw sessionCapError(activeCap);
+      throw err;
+    }
   }
 
   async get(id: string, tenantId?: string): Promise<SessionRow | null> {

@@ -40,7 +40,7 @@ export async function preflight(config: Config, log: Logger): Promise<ErrorSink>
 
 export async function openDb(config: Config): Promise<Database> {
   if (config.MIGRATE_ON_START) await migrateAt(migrationUrl(config));
-  return openDatabase(config.DATABASE_URL);
+  return openDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX);
 }
 
 /** Where migrations run: the direct connection when there is one (behind PgBouncer), else DATABASE_URL. */

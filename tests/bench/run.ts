@@ -44,6 +44,7 @@ import { pct } from './percentile';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
+const WARM_UP = 20;
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
 const FANOUT_LATENCY = process.env.BENCH_SIM_LATENCY_MS ?? '20';
 const CALL_LATENCY = process.env.BENCH_CALL_LATENCY_MS ?? '250';
@@ -80,6 +81,8 @@ async function startService(extra: Record<string, string>) {
     PORT: String(port),
     QUEUE_NAME: `bench-${randomUUID().slice(0, 8)}`,
     LOG_LEVEL: 'warn',
+    // Sessions an earlier, killed bench left running in this database are not adopted mid-measurement.
+    RECONCILE_STALE_MS: String(100 * 365 * 24 * 3600_000),
     SIM_LATENCY_MS: '0',
     WORKER_CONCURRENCY: '8',
     // The bench is one client creating hundreds of sessions: no rate limit, no per-tenant cap.
@@ -102,12 +105,23 @@ async function create(url: string, seed: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-async function firstEvent(url: string) {
+/**
+ * POST → first SSE event and → session.started, one POST after another. Loaded (the default): the sessions
+ * created before go on running (at zero model latency the worker is then busy throughout). `alone`: each
+ * session is cancelled once started and has ended before the next POST, so each measures the path of a
+ * single session on an otherwise idle service.
+ */
+async function firstEvent(url: string, alone = false) {
   const toFirst: number[] = [];
   const toStarted: number[] = [];
-  for (let i = 0; i < SESSIONS; i++) {
+  const ids: string[] = [];
+  // The first sessions of a fresh process pay for the JIT and for opening pooled connections: warm up uncounted.
+  const warmUp = alone ? WARM_UP : 0;
+  for (let i = 0; i < SESSIONS + warmUp; i++) {
+    if (i === warmUp) toFirst.length = toStarted.length = 0;
     const t0 = performance.now();
     const id = await create(url, `first-${i}`);
+    ids.push(id);
     await new Promise<void>((resolve) => {
       let first = true;
       const s = subscribe(
@@ -119,14 +133,18 @@ async function firstEvent(url: string) {
           }
           if (type === 'session.started') {
             toStarted.push(performance.now() - t0);
-            s.close();
-            resolve();
+            if (!alone) {
+              s.close();
+              resolve();
+            } else void fetch(`${url}/v1/sessions/${id}/cancel`, { method: 'POST' });
           }
         },
         resolve,
       );
     });
   }
+  // Nothing left running for the next measurement (or a later service's reconciler) to compete with.
+  if (!alone) await Promise.all(ids.map((id) => fetch(`${url}/v1/sessions/${id}/cancel`, { method: 'POST' }).then((r) => r.body?.cancel())));
   return { toFirst, toStarted };
 }
 
@@ -172,13 +190,21 @@ if (process.env.BENCH_ONLY === 'first-event') {
   // As the full run measures it (API and worker in one process), then with the API in its own process, as deployed
   // (npm run api, npm run worker): the worker's load is then not the API's event loop's.
   const one = await startService({});
+  // Alone first: the loaded run leaves its sessions running.
+  const single = await firstEvent(one.url, true);
   const together = await firstEvent(one.url);
   await one.stop();
   const pair = await startPair(DATABASE_URL, { SIM_LATENCY_MS: '0', WORKER_CONCURRENCY: '8' });
+  const singleApart = await firstEvent(pair.url, true);
   const apart = await firstEvent(pair.url);
   await pair.stop();
-  for (const [how, r] of [['API and worker in one process', together], ['API in its own process', apart]] as const) {
-    console.log(`POST → first SSE event (${how}) over ${r.toFirst.length} sessions: p50 ${fmt(pct(r.toFirst, 50))} ms, p99 ${fmt(pct(r.toFirst, 99))} ms; → session.started p50 ${fmt(pct(r.toStarted, 50))} ms, p99 ${fmt(pct(r.toStarted, 99))} ms`);
+  for (const [how, r] of [
+    ['API and worker in one process, loaded', together],
+    ['API and worker in one process, one session at a time', single],
+    ['API in its own process, loaded', apart],
+    ['API in its own process, one session at a time', singleApart],
+  ] as const) {
+    console.log(`POST → first SSE event (${how}) over ${r.toFirst.length} sessions: p50 ${fmt(pct(r.toFirst, 50))} ms, p99 ${fmt(pct(r.toFirst, 99))} ms, max ${fmt(Math.max(...r.toFirst))} ms; → session.started p50 ${fmt(pct(r.toStarted, 50))} ms, p99 ${fmt(pct(r.toStarted, 99))} ms`);
   }
   process.exit(0);
 }

@@ -50,7 +50,10 @@ export async function startPair(databaseUrl: string, extra: Record<string, strin
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     MAX_ACTIVE_SESSIONS_PER_TENANT: '0',
+    // Sessions an earlier, killed bench left running in this database are not adopted mid-measurement.
+    RECONCILE_STALE_MS: String(100 * 365 * 24 * 3600_000),
     SIM_JITTER: '0',
+    ...(process.env.DATABASE_POOL_MAX && { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX }),
     ...extra,
   };
   const api = start('api', env);
