@@ -352,6 +352,21 @@ export const SYNTHESIS = {
   },
 };
 
+/**
+ * What the simulated board says needs a professional (`beyondGeneralGuidance`),
+ * by what the decision commits to (signing away equity, signing an agreement)
+ * or, for `situation` rules, what the person's situation puts at stake
+ * (personal savings, health, physical safety). Ordinary product, marketing
+ * and engineering choices match none of them.
+ */
+export const GUIDANCE: { kind: 'legal' | 'medical' | 'financial' | 'safety'; when: RegExp; what: string; situation?: true }[] = [
+  { kind: 'legal', when: /\bequity\b|\bvesting\b|\bcap table\b|co-?founder agreement/i, what: 'have a startup lawyer draft the equity and vesting agreement before anyone is promised or signs a share' },
+  { kind: 'legal', when: /revenue[- ]share|partner(?:ship)? (?:agreement|contract|terms)|reseller agreement|\bsign(?:ing)? (?:a|the) (?:contract|agreement|lease)\b/i, what: 'have a lawyer review the agreement and its terms before you sign it' },
+  { kind: 'financial', when: /personal savings|life savings|\$[\d.,]+k? (?:saved|of savings)|\bsaved\b|personal (?:loan|guarantee)|\bmortgage\b|\bretirement\b|\bremortgag/i, what: 'ask an accountant or financial adviser how much of your personal savings you can put at risk before you commit it', situation: true },
+  { kind: 'medical', when: /\bmedical\b|\bmedication\b|\billness\b|health condition|\bdoctor\b/i, what: 'talk to a doctor about the health side of this decision before you act on it', situation: true },
+  { kind: 'safety', when: /\bhazard|\binjur|\bunsafe\b|heavy machinery|physical safety|\bflammable\b/i, what: 'have a qualified safety professional assess the physical risks before staff or customers are exposed to them', situation: true },
+];
+
 export const SUMMARY = {
   conditions: {
     low: ['a small pilot of {focus} shows real demand first', 'nothing irreversible is signed before the evidence is in', 'the key assumption is checked with real customers'],
