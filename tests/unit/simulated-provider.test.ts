@@ -25,6 +25,7 @@ import { type Contribution, type Decomposition, type FacilitatorRound, type Opti
 import { PERSONAS, personaByCode } from '../../src/domain/personas';
 import { debatePhase } from '../../src/domain/speakers';
 import { extractJson, toJsonSchema } from '../../src/llm/gateway';
+import { VOICES } from '../../src/llm/simulated/bank';
 import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provider';
 import { estimateTokens } from '../../src/memory/tokens';
 import { LlmError, type LlmRequest } from '../../src/ports/llm';
@@ -285,6 +286,10 @@ const HARMFUL = [
 ];
 
 describe('simulated provider', () => {
+  it('gives every expert of the pool a voice of its own', () => {
+    for (const p of PERSONAS) expect(VOICES[p.code], p.code).toBeDefined();
+  });
+
   it('is deterministic: same request, same text; another key, another text', async () => {
     const s = SCENARIOS[0]!;
     const statement = intake(s.problem, s.context);
