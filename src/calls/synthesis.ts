@@ -64,6 +64,8 @@ export interface FinalSubProblem {
   confidence: number;
   dissent: Synthesis['dissent'];
   caveats: string[];
+  /** What the synthesis said needs a professional; absent when it did not say (answers recorded before the field). */
+  beyondGeneralGuidance?: Synthesis['beyondGeneralGuidance'];
 }
 
 export interface FinalInput {
@@ -99,6 +101,7 @@ const decisionBlock = (s: FinalSubProblem) =>
     `  Rationale: ${s.rationale}`,
     `  Dissent:${s.dissent.length ? s.dissent.map((d) => `\n    - ${nameOf(d.persona)}: ${d.concern}`).join('') : ' none'}`,
     `  Caveats:${s.caveats.length ? s.caveats.map((c) => `\n    - ${c}`).join('') : ' none'}`,
+    ...(s.beyondGeneralGuidance?.length ? [`  Needs a professional:${s.beyondGeneralGuidance.map((g) => `\n    - ${g.kind}: ${g.what}`).join('')}`] : []),
   ].join('\n');
 
 /** The integrated recommendation across sub-problems. */
@@ -107,7 +110,7 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
   role: 'synthesis',
   phase: 'recommendation',
   tier: 'smart',
-  maxTokens: 3200,
+  maxTokens: 3500,
   template: 'final_recommendation',
   output: fixed(finalRecommendationSchema),
   vars: (i) => ({

@@ -25,7 +25,14 @@ export type Usage = z.infer<typeof usage>;
 const seat = z.object({ code: z.string(), name: z.string(), title: z.string() });
 const subProblemRef = { subProblemId: z.string() };
 
-const disclaimer = z.object({ kind: z.string(), text: z.string() });
+const disclaimer = z.object({
+  kind: z.string().describe('legal, medical, financial, safety or irreversible'),
+  text: z.string().describe("The standard advisory sentence of its kind, with the specific acts when the model named them"),
+  acts: z
+    .array(z.string())
+    .optional()
+    .describe('What acting on the advice involves that needs a professional, in the words the text quotes (the model\'s `beyondGeneralGuidance`); absent for a keyword or one-way-door disclaimer'),
+});
 /** Where a remembered item came from: the memory API and `memory.recalled` show the same. */
 export const provenanceSchema = z.object({
   sessionId: z.string(),

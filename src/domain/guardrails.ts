@@ -7,6 +7,8 @@
  * deterministic so a replayed session produces the same text.
  */
 
+import { DISCLAIMER_ORDER, DISCLAIMERS, distinctActs, specificDisclaimer, type Disclaimer, type DisclaimerKind } from './disclaimers';
+
 // ───────────────────────────── advisory lint ─────────────────────────────
 
 interface DirectiveRule {
@@ -111,28 +113,14 @@ export function lintAdvisory(text: string): { ok: boolean; violations: string[];
 
 // ───────────────────────────── disclaimers ─────────────────────────────
 
-export type DisclaimerKind = 'legal' | 'medical' | 'financial' | 'safety' | 'irreversible';
-
-/** Escalation disclaimers, in advisory language (they pass `lintAdvisory`). */
-export const DISCLAIMERS: Record<DisclaimerKind, string> = {
-  legal:
-    'This is not legal advice; consider consulting a qualified lawyer before signing agreements, changing ownership or acting on legal or regulatory questions.',
-  medical:
-    'This is not medical advice; consider consulting a qualified health professional before making decisions that affect your health or anyone else’s.',
-  financial:
-    'This is not financial or investment advice and no returns are guaranteed; consider consulting a qualified financial advisor or accountant before committing funds.',
-  safety:
-    'This decision may have physical safety implications; consider consulting a qualified safety professional and the applicable safety rules before acting.',
-  irreversible:
-    'This decision is hard to reverse (a one-way door); consider taking time to review the alternatives and seeking professional advice before committing.',
-};
+export { DISCLAIMERS, mergeDisclaimers, type Disclaimer, type DisclaimerKind } from './disclaimers';
 
 /** Keyword rules per kind. Word-bounded, with lookarounds where business jargon reuses the word ("tech debt", "health check"). */
 const KEYWORDS: Record<Exclude<DisclaimerKind, 'irreversible'>, RegExp> = {
   legal:
     /\b(?:contracts?|contractual|lawsuits?|su(?:e|ing|ed)|litigation|lawyers?|attorneys?|legal(?:ly)?|equity|compliance|compliant|regulations?|regulatory|regulators?|liabilit(?:y|ies)|trademarks?|patents?|copyrights?|intellectual property|gdpr|hipaa|terms of service|non-?competes?|ndas?|incorporat(?:e|ion|ing)|visas?|court|lawful|unlawful|illegal)\b/iu,
   medical:
-    /\b(?:medical|medicine|medications?|diagnos(?:is|es|ed|e)|therap(?:y|ies|ist)|symptoms?|doctors?|physicians?|prescriptions?|illness(?:es)?|diseases?|surgery|pregnan(?:t|cy)|mental health|depression|anxiety disorder|clinical|patients?|(?<!(?:financial|business|company|customer|account|system|service|codebase|code|brand|team|market|pipeline|portfolio|product|cash|community|platform|server|site)\s)health(?!\s*[- ]?checks?)(?:care)?)\b/iu,
+    /\b(?:medical|medicine|medications?|diagnos(?:is|es|ed|e)|therap(?:y|ies|ist)|symptoms?|doctors?|physicians?|prescriptions?|illness(?:es)?|diseases?|surgery|pregnan(?:t|cy)|mental health|depression|anxiety disorder|clinical|patients?|(?<!(?:financial|business|company|customer|account|system|service|codebase|code|brand|team|market|pipeline|portfolio|product|cash|community|platform|server|site)\s)health(?!\s*[- ]?checks?|\s+insurance)(?:care)?)\b/iu,
   financial:
     /\b(?:invest(?:s|ed|ing|ment|ments|or|ors)?|loans?|(?<!(?:tech|technical|design|code|ux|product)\s)debts?|retirement|(?<!(?:cost|time|labou?r)\s)savings|tax(?:es|ation)?|mortgages?|401\s?\(?k\)?|pension|stocks|stock market|shares|portfolio|crypto(?:currency|currencies)?|bitcoin|brokerage|dividends?|interest rates?|bankrupt(?:cy)?|life savings|credit card debt|borrow(?:ing|ed)?)\b/iu,
   safety:
@@ -142,24 +130,57 @@ const KEYWORDS: Record<Exclude<DisclaimerKind, 'irreversible'>, RegExp> = {
 /** A sum of money in the text: "$50K", "€2,000", "10k dollars", "USD 5m". */
 const MONEY = /(?:[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m|bn)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds)\b|\b(?:usd|eur|gbp)\s?\d)/iu;
 
+/** An act as the disclaimer quotes it: advisory (`lintAdvisory`), lower-case first letter unless an acronym or a name, no closing stop. */
+function actText(what: string): string {
+  const t = lintAdvisory(what.trim().replace(/\s+/gu, ' ')).fixed.replace(/[\s.;:,]+$/u, '');
+  return /^[A-Z][a-z]/u.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t;
+}
+
 /**
- * Escalation disclaimers the advice needs, from keywords in the text and the
- * domains of the decision: legal (or the 'legal' domain), medical (or a
- * 'medical'/'health' domain), financial (or the 'finance' domain when the
- * text names a sum of money), physical safety, and irreversible for a
- * one-way door. At most one of each, always in that order.
+ * Escalation disclaimers the advice needs, at most one of each kind, always
+ * in the order legal, medical, financial, safety, irreversible; irreversible
+ * for a one-way door.
+ *
+ * When the model said where acting on the advice goes beyond general
+ * guidance (`beyondGeneralGuidance`, even `[]`), the disclaimers are the
+ * model's, each the standard sentence of its kind plus the specific acts; the
+ * keyword rules stay only as a floor for medical and physical-safety
+ * questions (rare in business decisions, costly to miss), so a database
+ * sprint no longer gets "not financial advice". When it did not (answers
+ * recorded before the field existed), the keyword rules decide, as before:
+ * legal (or the 'legal' domain), medical (or a 'medical'/'health' domain),
+ * financial (or the 'finance' domain when the text names a sum of money),
+ * physical safety.
  */
-export function disclaimersFor(input: { text: string; domains: string[]; oneWayDoor: boolean }): { kind: DisclaimerKind; text: string }[] {
+export function disclaimersFor(input: {
+  text: string;
+  domains: string[];
+  oneWayDoor: boolean;
+  beyondGeneralGuidance?: { kind: Exclude<DisclaimerKind, 'irreversible'>; what: string }[] | undefined;
+}): Disclaimer[] {
   const domains = new Set(input.domains.map((d) => d.toLowerCase()));
-  const hit: Record<DisclaimerKind, boolean> = {
-    legal: KEYWORDS.legal.test(input.text) || domains.has('legal'),
-    medical: KEYWORDS.medical.test(input.text) || domains.has('medical') || domains.has('health'),
-    financial: KEYWORDS.financial.test(input.text) || (domains.has('finance') && MONEY.test(input.text)),
-    safety: KEYWORDS.safety.test(input.text) || domains.has('safety'),
-    irreversible: input.oneWayDoor,
+  const keyword = {
+    legal: () => KEYWORDS.legal.test(input.text) || domains.has('legal'),
+    medical: () => KEYWORDS.medical.test(input.text) || domains.has('medical') || domains.has('health'),
+    financial: () => KEYWORDS.financial.test(input.text) || (domains.has('finance') && MONEY.test(input.text)),
+    safety: () => KEYWORDS.safety.test(input.text) || domains.has('safety'),
   };
-  const order: DisclaimerKind[] = ['legal', 'medical', 'financial', 'safety', 'irreversible'];
-  return order.filter((k) => hit[k]).map((kind) => ({ kind, text: DISCLAIMERS[kind] }));
+  const named = input.beyondGeneralGuidance;
+  const out: Disclaimer[] = [];
+  for (const kind of DISCLAIMER_ORDER) {
+    if (kind === 'irreversible') {
+      if (input.oneWayDoor) out.push({ kind, text: DISCLAIMERS[kind] });
+      continue;
+    }
+    if (!named) {
+      if (keyword[kind]()) out.push({ kind, text: DISCLAIMERS[kind] });
+      continue;
+    }
+    const acts = distinctActs(named.filter((x) => x.kind === kind).map((x) => actText(x.what)));
+    if (acts.length) out.push(specificDisclaimer(kind, acts));
+    else if ((kind === 'medical' || kind === 'safety') && keyword[kind]()) out.push({ kind, text: DISCLAIMERS[kind] });
+  }
+  return out;
 }
 
 // ───────────────────────────── request screen ─────────────────────────────

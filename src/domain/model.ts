@@ -166,12 +166,40 @@ export const researchSchema = z.object({
   confidence: z.number().min(0).max(1),
 });
 
+/** The kinds of professional advice a recommendation may point to (seed 002's escalation triggers, less `irreversible`, which the vote decides). */
+export const ESCALATION_KINDS = ['legal', 'medical', 'financial', 'safety'] as const;
+export type EscalationKind = (typeof ESCALATION_KINDS)[number];
+
+/**
+ * Where acting on the advice goes beyond general guidance, in the model's
+ * words: the specific act and the professional. Optional so that answers
+ * recorded before it existed stay valid (the keyword rules stand in for them).
+ */
+export const beyondGeneralGuidanceSchema = z
+  .array(
+    z.object({
+      kind: z.enum(ESCALATION_KINDS),
+      what: z
+        .string()
+        .min(10)
+        .max(240)
+        .describe('The specific act and the professional, e.g. "have a lawyer review the revenue-share agreement before you sign it"'),
+    }),
+  )
+  .max(4)
+  .optional()
+  .describe(
+    'Only where acting on this advice needs a professional (lawyer, doctor, financial adviser or accountant, safety professional) beyond general guidance: a contract to sign, equity to grant, a loan or personal savings at stake, a health or physical-safety risk; [] when nothing does (ordinary business, product, marketing and budget choices)',
+  );
+export type BeyondGeneralGuidance = NonNullable<z.infer<typeof beyondGeneralGuidanceSchema>>;
+
 export const synthesisSchema = z.object({
   recommendation: z.string().min(10).max(1200),
   rationale: z.string().min(10).max(1500),
   dissent: z.array(z.object({ persona: z.string().max(40), concern: z.string().max(400) })).max(5),
   confidence: z.number().min(0).max(1),
   caveats: z.array(z.string().max(300)).max(5),
+  beyondGeneralGuidance: beyondGeneralGuidanceSchema,
 });
 export type Synthesis = z.infer<typeof synthesisSchema>;
 
@@ -189,6 +217,7 @@ export const finalRecommendationSchema = z.object({
     .max(5)
     .optional()
     .describe("The open questions whose answers would change the plan most, those asking the same thing merged; [] when none are open"),
+  beyondGeneralGuidance: beyondGeneralGuidanceSchema,
 });
 export type FinalRecommendation = z.infer<typeof finalRecommendationSchema>;
 

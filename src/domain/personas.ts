@@ -116,7 +116,12 @@ export function distinctiveness(pool: readonly Persona[] = PERSONAS): (word: str
   };
 }
 
-const FAMILIES: Record<string, string[]> = expertWords.families;
+/** The families keyed by the stem of each word, as `contentWords` reads a want ("advertising" → "advertis", "recruiting" → "recruit"). */
+const FAMILIES = new Map<string, string[]>();
+for (const [word, family] of Object.entries(expertWords.families as Record<string, string[]>)) {
+  const key = stem(word);
+  FAMILIES.set(key, [...new Set([...(FAMILIES.get(key) ?? []), ...family])]);
+}
 
 /**
  * The words of a wanted kind of expert, with the pool's own words for them
@@ -125,7 +130,7 @@ const FAMILIES: Record<string, string[]> = expertWords.families;
  */
 export function wantWords(text: string): string[] {
   const words = contentWords(text);
-  return [...new Set([...words, ...words.flatMap((w) => (FAMILIES[w] ?? []).flatMap(contentWords))])];
+  return [...new Set([...words, ...words.flatMap((w) => (FAMILIES.get(w) ?? []).flatMap(contentWords))])];
 }
 
 /** Equal, or one a prefix of the other when both have four letters or more ("postgres" and "postgresql"). */

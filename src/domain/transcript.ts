@@ -1,3 +1,4 @@
+import { actKey, disclaimerAddendum } from './disclaimers';
 import type { Envelope } from './events';
 
 export type Verbosity = 'concise' | 'standard' | 'detailed';
@@ -24,7 +25,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
   const out: TranscriptEntry[] = [];
   const names = new Map<string, string>();
   let total = 0;
-  const seenDisclaimers = new Set<string>();
+  /** The disclaimer kinds said so far, with the specific acts each named. */
+  const seenDisclaimers = new Map<string, Set<string>>();
   // A resolution belongs where its checkpoint was asked (the resolved event does not repeat the sub-problem).
   const askedIn = new Map<string, string>();
   /** Each sub-problem's straw options by letter, so the vote after the debate can name them by title. */
@@ -35,9 +37,21 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
   };
   const add = (e: Envelope, kind: string, text: string, speaker: string | null = null, section: string | null = null) =>
     out.push({ seq: e.seq, section, speaker, kind, text, subProblemId: subProblemOf(e) });
-  // Each disclaimer once, however many sub-problems raised it.
+  // Each disclaimer once, however many sub-problems raised it (the final recommendation repeats them all). A later part that names
+  // another specific act of a kind already said adds that act alone.
   const disclaim = (e: Envelope, items: Data[]) => {
-    for (const x of items) if (!seenDisclaimers.has(x.kind) && seenDisclaimers.add(x.kind)) add({ ...e, data: {} }, 'disclaimer', x.text);
+    for (const x of items) {
+      const acts = (x.acts ?? []) as string[];
+      const said = seenDisclaimers.get(x.kind);
+      if (!said) {
+        seenDisclaimers.set(x.kind, new Set(acts.map(actKey)));
+        add({ ...e, data: {} }, 'disclaimer', x.text);
+        continue;
+      }
+      const fresh = acts.filter((a) => !said.has(actKey(a)));
+      for (const a of fresh) said.add(actKey(a));
+      if (fresh.length) add({ ...e, data: {} }, 'disclaimer', disclaimerAddendum(x.kind, fresh));
+    }
   };
   const debate = verbosity !== 'concise';
   const detailed = verbosity === 'detailed';

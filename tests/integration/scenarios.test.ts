@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/domain/events';
+import { lintAdvisory } from '../../src/domain/guardrails';
 import { loadScenarios } from '../support/scenarios';
 import { assertGapless, readStream } from '../support/sse-client';
 import { createSession, snapshot, startStack, type Stack } from '../support/stack';
@@ -70,13 +71,34 @@ function assertMechanics(events: Envelope[]) {
   const rec = one(events, 'recommendation.completed');
   expect(rec.steps.length).toBeGreaterThan(0);
   expect(rec.summary).not.toMatch(/\byou must\b/i);
+  // The board says where the advice needs a professional: a legal or financial disclaimer is then always a specific one, each kind
+  // said once, every act of the sub-problems carried into the recommendation's.
+  const specific = (d: { kind: string; text: string; acts?: string[] }) => !['legal', 'financial'].includes(d.kind) || (!!d.acts?.length && d.acts.every((a) => d.text.includes(a)));
+  for (const e of ofType(events, 'synthesis.completed')) {
+    const d = e.data as any;
+    expect(Array.isArray(d.synthesis.beyondGeneralGuidance)).toBe(true);
+    for (const x of d.disclaimers) expect(specific(x), x.text).toBeTruthy();
+  }
+  expect(Array.isArray(rec.beyondGeneralGuidance)).toBe(true);
+  expect(new Set(rec.disclaimers.map((d: { kind: string }) => d.kind)).size).toBe(rec.disclaimers.length);
+  for (const d of rec.disclaimers) {
+    expect(specific(d), d.text).toBeTruthy();
+    expect(lintAdvisory(d.text).ok, d.text).toBe(true);
+  }
+  const acts = (ds: { acts?: string[] }[]) => ds.flatMap((d) => d.acts ?? []);
+  for (const a of acts(ofType(events, 'synthesis.completed').flatMap((e) => (e.data as any).disclaimers))) expect(acts(rec.disclaimers)).toContain(a);
+  return rec;
 }
 
 describe('every scenario in tests/fixtures/scenarios.json runs end to end', () => {
   for (const sc of scenarios) {
     it(sc.id, async () => {
       const { events, snapshot: s } = await run({ problem: sc.problem, context: sc.context, seed: `scenario-${sc.id}` });
-      assertMechanics(events);
+      const rec = assertMechanics(events);
+      // The trials' complaint: "not legal / financial advice" on a database sprint, a channel budget, a rewrite.
+      if (['tech-debt', 'seo-vs-ads', 'rust-rewrite', 'growth-channel'].includes(sc.id)) {
+        expect(rec.disclaimers.filter((d: { kind: string }) => d.kind === 'legal' || d.kind === 'financial')).toEqual([]);
+      }
       expect(s.status).toBe('completed');
       expect(s.usage.costUsd).toBeGreaterThan(0);
     });

@@ -133,11 +133,10 @@ describe('editing the board', () => {
     expect(want('someone who sells software to small service businesses')).toBe('sales_leader');
     expect(want('an accountant')).toBe('financial_analyst');
     expect(want('someone who has raised money from investors')).toBe('fundraising_advisor');
-    // A want the pool has no expert for resolves to the nearest, marked as such (the growth trial's App Store launcher).
-    // With the marketing director already on the board (as in the trial), what is left shares only common words.
+    // A want the pool has no expert for resolves to the nearest, marked as such: what is left shares only common words.
     const withMarketer = { panels: { ...trialBoard.panels, sp2: [...trialBoard.panels.sp2, 'brand_marketer'] } };
-    const launcher = applyBoardEdit(withMarketer, { want: ['someone who has launched and grown a paid app in the Shopify App Store'] }, PERSONAS).edit.wanted![0]!;
-    expect(launcher.close).toBe(false);
+    const podcaster = applyBoardEdit(withMarketer, { want: ['someone who has launched a podcast network'] }, PERSONAS).edit.wanted![0]!;
+    expect(podcaster.close).toBe(false);
     // A distinctive word decides over common ones: logistics, not "small SaaS" (the product trial's Fractional CTO).
     const withSales = { panels: { ...trialBoard.panels, sp1: [...trialBoard.panels.sp1, 'sales_leader'] } };
     expect(applyBoardEdit(withSales, { want: ['someone who has actually sold software to small logistics companies and 3PLs'] }, PERSONAS).edit.wanted![0]!.code).toBe('supply_chain_lead');
@@ -149,6 +148,28 @@ describe('editing the board', () => {
     // Replayed from the resolved edit (codes, scope), the panels come out the same.
     expect(applyBoardEdit(trialBoard, { add: edit.add, sub_problems: edit.subProblems }, PERSONAS).panels).toEqual(panels);
     expect(fieldOf(() => applyBoardEdit(trialBoard, { add: ['sales_leader'], sub_problems: ['sp9'] }, PERSONAS))).toBe('body.board.sub_problems.0');
+  });
+
+  // The growth trial asked for "someone who has actually launched and grown a paid app in the Shopify App Store" and got a User
+  // Advocate; the SEO trial's paid-ads question had no paid-acquisition specialist to ask.
+  it('finds the app marketplace and the paid acquisition specialists, as close matches, in the words people use', () => {
+    const withMarketer = { panels: { ...trialBoard.panels, sp2: [...trialBoard.panels.sp2, 'brand_marketer'] } };
+    const wanted = (kind: string, board = trialBoard) => applyBoardEdit(board, { want: [kind] }, PERSONAS).edit.wanted![0]!;
+    for (const kind of [
+      'someone who has grown a paid app in the Shopify App Store',
+      'someone who has actually launched and grown a paid app in the Shopify App Store',
+      'app store optimisation',
+      'an Atlassian marketplace expert',
+      'someone who has built a Chrome extension business',
+    ]) {
+      for (const board of [trialBoard, withMarketer]) expect(wanted(kind, board), kind).toMatchObject({ code: 'app_marketplace_lead', name: 'Lucia Ferraro', close: true });
+    }
+    for (const kind of ['a paid ads expert', 'paid acquisition', 'performance marketing', 'PPC specialist', 'someone who runs Facebook ads', 'someone with advertising experience']) {
+      expect(wanted(kind), kind).toMatchObject({ code: 'performance_marketer', name: 'Dana Kowalski', close: true });
+    }
+    // With one of them already seated, the other is not the match for its want: the nearest is said to be only that.
+    const seated = { panels: { ...trialBoard.panels, sp2: [...trialBoard.panels.sp2, 'app_marketplace_lead'] } };
+    expect(wanted('someone who has grown a paid app in the Shopify App Store', seated).close).toBe(false);
   });
 
   it('keeps a code both removed and added in one edit removed, and out of the resolved additions', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DISCLAIMERS, disclaimersFor, lintAdvisory, screenRequest } from '../../src/domain/guardrails';
+import { DISCLAIMERS, disclaimersFor, lintAdvisory, mergeDisclaimers, screenRequest } from '../../src/domain/guardrails';
 import { loadScenarios } from '../support/scenarios';
 
 describe('lintAdvisory', () => {
@@ -96,6 +96,85 @@ describe('disclaimersFor', () => {
     expect(d.map((x) => x.kind)).toEqual(['legal', 'medical', 'financial', 'safety', 'irreversible']);
     expect(d.find((x) => x.kind === 'legal')!.text).toMatch(/^This is not legal advice; consider consulting a qualified lawyer/);
     for (const text of Object.values(DISCLAIMERS)) expect(lintAdvisory(text).ok).toBe(true);
+  });
+});
+
+describe('disclaimersFor, when the model said where the advice goes beyond general guidance', () => {
+  // The tech-debt trial: "not financial or investment advice" and "not legal advice" on a database sprint and a feature order.
+  const sprint = 'Spend a two-week sprint on the PostgreSQL indexes and the GDPR export, then invest the saved hours in the three features; the contract with the host stays.';
+  const revenueShare = { kind: 'legal' as const, what: 'Have a lawyer review the partner revenue-share agreement before you sign it.' };
+
+  it('adds no legal or financial disclaimer the model did not name, whatever the keywords', () => {
+    expect(disclaimersFor({ text: sprint, domains: ['technical', 'finance', 'legal'], oneWayDoor: false })).toEqual([
+      { kind: 'legal', text: DISCLAIMERS.legal },
+      { kind: 'financial', text: DISCLAIMERS.financial },
+    ]);
+    expect(disclaimersFor({ text: sprint, domains: ['technical', 'finance', 'legal'], oneWayDoor: false, beyondGeneralGuidance: [] })).toEqual([]);
+  });
+
+  it("says the model's specific act after the standard sentence of its kind, in advisory words", () => {
+    const d = disclaimersFor({ text: 'Partner with three Shopify agencies on a 20% revenue share.', domains: ['market'], oneWayDoor: false, beyondGeneralGuidance: [revenueShare] });
+    expect(d).toEqual([
+      {
+        kind: 'legal',
+        text: `${DISCLAIMERS.legal} In particular: have a lawyer review the partner revenue-share agreement before you sign it.`,
+        acts: ['have a lawyer review the partner revenue-share agreement before you sign it'],
+      },
+    ]);
+    // A directive in the model's words is rewritten as advice, like the rest of the output.
+    const must = disclaimersFor({ text: '', domains: [], oneWayDoor: false, beyondGeneralGuidance: [{ kind: 'financial', what: 'You must ask an accountant how the loan changes your tax.' }] });
+    expect(must[0]!.text).toContain('In particular: we recommend that you ask an accountant how the loan changes your tax.');
+    expect(lintAdvisory(must[0]!.text).ok).toBe(true);
+  });
+
+  it('joins the acts of one kind in one disclaimer, each once, in the standard order of kinds', () => {
+    const d = disclaimersFor({
+      text: '',
+      domains: [],
+      oneWayDoor: true,
+      beyondGeneralGuidance: [
+        { kind: 'safety', what: 'have a safety engineer check the warehouse racking before staff use it' },
+        revenueShare,
+        { kind: 'legal', what: 'have a lawyer check the reseller’s exclusivity clause' },
+        { kind: 'legal', what: 'have a lawyer review the partner revenue-share agreement before you sign it' },
+      ],
+    });
+    expect(d.map((x) => x.kind)).toEqual(['legal', 'safety', 'irreversible']);
+    expect(d[0]!.acts).toEqual(['have a lawyer review the partner revenue-share agreement before you sign it', 'have a lawyer check the reseller’s exclusivity clause']);
+    expect(d[2]).toEqual({ kind: 'irreversible', text: DISCLAIMERS.irreversible });
+    for (const x of d) expect(lintAdvisory(x.text).ok).toBe(true);
+  });
+
+  it('keeps the keyword rules as a floor for medical and physical safety only', () => {
+    const kinds = (text: string, domains: string[] = []) => disclaimersFor({ text, domains, oneWayDoor: false, beyondGeneralGuidance: [] }).map((d) => d.kind);
+    expect(kinds('Should I stop my medication to work longer hours and take a loan against the equity?')).toEqual(['medical']);
+    expect(kinds('The warehouse has a fire hazard near the loading bay; the lease contract renews in May.')).toEqual(['safety']);
+    expect(kinds('Open a second kitchen', ['safety'])).toEqual(['safety']);
+    // A medical act the model named replaces the generic sentence rather than joining it.
+    const named = disclaimersFor({ text: 'my therapist suggests a break', domains: [], oneWayDoor: false, beyondGeneralGuidance: [{ kind: 'medical', what: 'ask your doctor whether a 60-hour week is safe for you' }] });
+    expect(named).toHaveLength(1);
+    expect(named[0]!.text).toMatch(/In particular: ask your doctor/);
+    // Health insurance is a benefit, not a medical question.
+    expect(kinds('The job gives me health insurance, so I would quit at $7K MRR.')).toEqual([]);
+  });
+});
+
+describe('mergeDisclaimers', () => {
+  const legal = (acts: string[]) => disclaimersFor({ text: '', domains: [], oneWayDoor: false, beyondGeneralGuidance: acts.map((what) => ({ kind: 'legal' as const, what })) });
+
+  it('says each kind once across the sub-problems and the plan, with every distinct act any of them named', () => {
+    const sp1 = legal(['have a lawyer review the revenue-share agreement before you sign it']);
+    const sp2 = [...legal(['Have a lawyer review the revenue-share agreement before you sign it.', 'have a lawyer draft the freelancer contract']), { kind: 'irreversible' as const, text: DISCLAIMERS.irreversible }];
+    const fallback = disclaimersFor({ text: 'Should I invest $50K in SEO?', domains: [], oneWayDoor: false });
+    const merged = mergeDisclaimers([sp2, sp1, fallback]);
+    expect(merged.map((d) => d.kind)).toEqual(['legal', 'financial', 'irreversible']);
+    expect(merged[0]!.acts).toEqual(['have a lawyer review the revenue-share agreement before you sign it', 'have a lawyer draft the freelancer contract']);
+    expect(merged[0]!.text).toBe(`${DISCLAIMERS.legal} In particular: have a lawyer review the revenue-share agreement before you sign it; have a lawyer draft the freelancer contract.`);
+    expect(merged[1]).toEqual({ kind: 'financial', text: DISCLAIMERS.financial });
+    // A kind one part said generically (older answers) and another specifically reads specifically.
+    const mixed = mergeDisclaimers([[{ kind: 'legal', text: DISCLAIMERS.legal }], sp1]);
+    expect(mixed).toEqual(sp1);
+    expect(mergeDisclaimers([[], []])).toEqual([]);
   });
 });
 

@@ -25,6 +25,7 @@ import { type Contribution, type Decomposition, type FacilitatorRound, type Opti
 import { PERSONAS, personaByCode } from '../../src/domain/personas';
 import { debatePhase } from '../../src/domain/speakers';
 import { extractJson, toJsonSchema } from '../../src/llm/gateway';
+import { VOICES } from '../../src/llm/simulated/bank';
 import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provider';
 import { estimateTokens } from '../../src/memory/tokens';
 import { LlmError, type LlmRequest } from '../../src/ports/llm';
@@ -285,6 +286,10 @@ const HARMFUL = [
 ];
 
 describe('simulated provider', () => {
+  it('gives every expert of the pool a voice of its own', () => {
+    for (const p of PERSONAS) expect(VOICES[p.code], p.code).toBeDefined();
+  });
+
   it('is deterministic: same request, same text; another key, another text', async () => {
     const s = SCENARIOS[0]!;
     const statement = intake(s.problem, s.context);
@@ -795,6 +800,37 @@ describe('simulated provider', () => {
     expect(deferred.recommendation).not.toMatch(/you must/i);
     expect(deferred.rationale).toMatch(/supermajority/);
     expect(deferred.dissent.map((d) => d.persona)).toEqual(['risk_manager']);
+  });
+
+  it('says where the advice needs a professional only where the decision or the situation calls for one', async () => {
+    const guidance = async (id: string, seed: string) => {
+      const out = await session(seed, scenario(id), 2);
+      for (const g of [...out.syntheses.map((x) => x.beyondGeneralGuidance), out.recommendation.beyondGeneralGuidance]) expect(Array.isArray(g)).toBe(true);
+      return { out, all: [...out.syntheses.flatMap((x) => x.beyondGeneralGuidance ?? []), ...(out.recommendation.beyondGeneralGuidance ?? [])] };
+    };
+    // Ordinary engineering, marketing and pricing choices: nothing beyond general guidance.
+    for (const id of ['tech-debt', 'rust-rewrite', 'seo-vs-ads', 'growth-channel', 'pricing-strategy', 'atomic-name']) {
+      for (const seed of ['g1', 'g2']) expect((await guidance(id, seed)).all, `${id} ${seed}`).toEqual([]);
+    }
+    // $50K of personal savings at stake: the plan as a whole names it once.
+    const savings = await guidance('product-direction', 'g1');
+    expect(savings.all).toEqual([{ kind: 'financial', what: expect.stringMatching(/accountant or financial adviser .*personal savings/) }]);
+    expect(savings.out.recommendation.beyondGeneralGuidance).toEqual(savings.all);
+    // Equity for a co-founder: the sub-problem that chose it names the lawyer, and the plan does not repeat it.
+    let equity = 0;
+    for (const seed of SEEDS.slice(0, 12)) {
+      const { out } = await guidance('cofounder', seed);
+      out.decisions.forEach((d, n) => {
+        const chose = d.tally.winner ? d.options.options.find((o) => o.id === d.tally.winner)!.title : '';
+        const legal = (d.synthesis.beyondGeneralGuidance ?? []).filter((g) => g.kind === 'legal');
+        if (/equity/.test(chose)) {
+          equity += 1;
+          expect(legal, `${seed} sp${n + 1}`).toEqual([{ kind: 'legal', what: expect.stringMatching(/lawyer .*equity/) }]);
+        } else expect(legal).toEqual([]);
+      });
+      expect(out.recommendation.beyondGeneralGuidance).toEqual([]);
+    }
+    expect(equity).toBeGreaterThan(0);
   });
 
   it('reaches deferred, tied and decided syntheses from the seed alone, and flags conflicts in the final recommendation', async () => {

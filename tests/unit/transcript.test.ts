@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/domain/events';
+import { DISCLAIMERS, disclaimersFor, lintAdvisory, mergeDisclaimers } from '../../src/domain/guardrails';
 import { transcriptEntries, transcriptMarkdown } from '../../src/domain/transcript';
 
 /** The log of a model-written trial whose sub-problems 1 and 2 debated concurrently. */
@@ -89,5 +90,41 @@ describe("the person's interventions", () => {
       expect(standard.split(start).length - 1, start).toBe(1);
       expect(detailed.split(start).length - 1, start).toBe(2);
     }
+  });
+});
+
+describe('specific disclaimers', () => {
+  const legal = (acts: string[]) => mergeDisclaimers([disclaimersFor({ text: '', domains: [], oneWayDoor: false, beyondGeneralGuidance: acts.map((what) => ({ kind: 'legal' as const, what })) })]);
+  const agreement = 'have a lawyer review the revenue-share agreement before you sign it';
+  const contract = 'have a lawyer draft the freelancer contract before the work starts';
+  const synthesis = (seq: number, subProblemId: string, disclaimers: unknown[]) => ({
+    seq,
+    type: 'synthesis.completed',
+    at: '2026-11-25T00:00:00Z',
+    data: { subProblemId, synthesis: { recommendation: 'We recommend the partner channel.', rationale: 'It fits.', dissent: [], caveats: [], confidence: 0.7 }, disclaimers, advisoryFixes: [] },
+  });
+  const events = [
+    synthesis(1, 'sp1', legal([agreement])),
+    synthesis(2, 'sp2', [...legal([agreement, contract]), ...disclaimersFor({ text: 'Take a loan against my retirement savings?', domains: [], oneWayDoor: true })]),
+    {
+      seq: 3,
+      type: 'recommendation.completed',
+      at: '2026-11-25T00:00:00Z',
+      data: { summary: 'We recommend the partner channel first.', steps: ['Sign up two agencies.'], tradeoffs: [], conflicts: [], confidence: 'medium', advisoryFixes: [], disclaimers: mergeDisclaimers([legal([agreement]), legal([agreement, contract])]) },
+    },
+  ] as unknown as Envelope[];
+
+  it('says each specific act once, and a later sub-problem adds only the acts not said yet', () => {
+    const notes = transcriptEntries(events).filter((e) => e.kind === 'disclaimer').map((e) => e.text);
+    expect(notes).toEqual([
+      `${DISCLAIMERS.legal} In particular: ${agreement}.`,
+      `Also beyond general guidance (legal): ${contract}.`,
+      DISCLAIMERS.financial,
+      DISCLAIMERS.irreversible,
+    ]);
+    const md = transcriptMarkdown(transcriptEntries(events));
+    expect(md.split(agreement).length - 1).toBe(1);
+    expect(md.split(contract).length - 1).toBe(1);
+    for (const n of notes) expect(lintAdvisory(n).ok).toBe(true);
   });
 });

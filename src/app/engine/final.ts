@@ -1,13 +1,13 @@
 import { event } from '../../domain/events';
 import { currentFacts } from '../../domain/debate/record';
-import { disclaimersFor, lintAdvisory } from '../../domain/guardrails';
+import { disclaimersFor, lintAdvisory, mergeDisclaimers, type Disclaimer } from '../../domain/guardrails';
 import { finalRecommendationCall } from '../../calls/synthesis';
 import type { FinalRecommendation } from '../../domain/model';
 import { nameOf, type Engine, type Framing } from './context';
 import type { SubProblemResult } from './synthesis';
 
 export type Recommendation = FinalRecommendation & {
-  disclaimers: { kind: string; text: string }[];
+  disclaimers: Disclaimer[];
   advisoryFixes: string[];
   /** Questions only the person can answer, left open: the recommendation depends on them. */
   openQuestions: { subProblemId: string; persona: string; name: string; question: string }[];
@@ -36,6 +36,7 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
           confidence: synthesis.confidence,
           dissent: synthesis.dissent,
           caveats: synthesis.caveats,
+          ...(synthesis.beyondGeneralGuidance && { beyondGeneralGuidance: synthesis.beyondGeneralGuidance }),
         };
       }),
       open: skipped.map((id) => ({ subProblemId: id, title: titleOf(id) })),
@@ -44,16 +45,19 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
     });
     const summary = lintAdvisory(out.summary);
     const steps = out.steps.map(lintAdvisory);
+    const guidance = out.beyondGeneralGuidance?.map((x) => ({ ...x, what: lintAdvisory(x.what).fixed }));
     const oneWay = f.order.some((id) => results[id]!.options.decisionReversibility === 'one_way');
-    const disclaimers = dedupe([
-      ...f.order.flatMap((id) => results[id]!.disclaimers),
-      ...disclaimersFor({ text: `${e.problem}\n${out.summary}`, domains: f.statement.domains, oneWayDoor: oneWay }),
+    // One per kind across the sub-problems and the plan, each with every specific act any of them named.
+    const disclaimers = mergeDisclaimers([
+      ...f.order.map((id) => results[id]!.disclaimers),
+      disclaimersFor({ text: `${e.problem}\n${out.summary}`, domains: f.statement.domains, oneWayDoor: oneWay, beyondGeneralGuidance: guidance }),
     ]);
     const rec: Recommendation = {
       ...out,
       summary: summary.fixed,
       steps: steps.map((x) => x.fixed),
       tradeoffs: out.tradeoffs.map((t) => lintAdvisory(t).fixed),
+      ...(guidance && { beyondGeneralGuidance: guidance }),
       disclaimers,
       advisoryFixes: [...summary.violations, ...steps.flatMap((x) => x.violations)],
       openQuestions,
@@ -64,9 +68,4 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
       patch: { phase: 'recommendation', progress: { phase: 'recommendation', percent: 98 } },
     };
   });
-}
-
-function dedupe(items: { kind: string; text: string }[]) {
-  const seen = new Set<string>();
-  return items.filter((d) => !seen.has(d.kind) && seen.add(d.kind));
 }

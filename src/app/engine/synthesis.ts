@@ -1,7 +1,7 @@
 import { debateEffect, type DebateEffect, type StrawVote } from '../../domain/straw';
 import { commitmentStatement, commitmentTriggers, qualityReport, type QualityReport } from '../../domain/commitment';
 import { event } from '../../domain/events';
-import { disclaimersFor, lintAdvisory } from '../../domain/guardrails';
+import { disclaimersFor, lintAdvisory, type Disclaimer } from '../../domain/guardrails';
 import { synthesisCall } from '../../calls/synthesis';
 import type { Synthesis, SubProblem } from '../../domain/model';
 import { brief, nameOf, round4, type Engine } from './context';
@@ -13,7 +13,7 @@ export interface SubProblemResult {
   panel: string[];
   synthesis: Synthesis;
   commitment: { triggered: boolean; triggers: string[]; statement: string };
-  disclaimers: { kind: string; text: string }[];
+  disclaimers: Disclaimer[];
   quality: QualityReport;
   options: VoteOutcome['options'];
   votes: VoteOutcome['votes'];
@@ -40,7 +40,8 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
     const rec = lintAdvisory(out.recommendation);
     const why = lintAdvisory(out.rationale);
     const caveats = out.caveats.map((c) => lintAdvisory(c).fixed);
-    const synthesis: Synthesis = { ...out, recommendation: rec.fixed, rationale: why.fixed, caveats };
+    const guidance = out.beyondGeneralGuidance?.map((x) => ({ ...x, what: lintAdvisory(x.what).fixed }));
+    const synthesis: Synthesis = { ...out, recommendation: rec.fixed, rationale: why.fixed, caveats, ...(guidance && { beyondGeneralGuidance: guidance }) };
     const triggers = commitmentTriggers({ tally, votes, reversibility: options.decisionReversibility }, e.settings);
     const winner = options.options.find((o) => o.id === tally.winner);
     const dissenters = votes
@@ -52,7 +53,12 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
       : tally.deferred
         ? `The board defers this decision: it is a one-way door and no option reached the ${Math.round(e.settings.supermajority * 100)}% supermajority. The synthesis says what would settle it.`
         : `The board is split between options ${tally.tie.join(', ')}: no option has a majority, so the board commits to none. The synthesis says what would settle it.`;
-    const disclaimers = disclaimersFor({ text: `${e.problem}\n${sp.goal}\n${synthesis.recommendation}`, domains, oneWayDoor: options.decisionReversibility === 'one_way' });
+    const disclaimers = disclaimersFor({
+      text: `${e.problem}\n${sp.goal}\n${synthesis.recommendation}`,
+      domains,
+      oneWayDoor: options.decisionReversibility === 'one_way',
+      beyondGeneralGuidance: guidance,
+    });
     const meanConfidence = votes.length ? votes.reduce((a, x) => a + x.confidence, 0) / votes.length : 0;
     const meanRelevance = d.metrics.length ? d.metrics.reduce((a, m) => a + m.relevance, 0) / d.metrics.length : 10;
     const quality = qualityReport({

@@ -623,9 +623,23 @@ export type Event_recommendation_completed = {
         question: string;
         changes: string;
     }[];
+    beyondGeneralGuidance?: {
+        kind: "legal" | "medical" | "financial" | "safety";
+        what: string;
+    }[];
     disclaimers: {
+        /**
+         * legal, medical, financial, safety or irreversible
+         */
         kind: string;
+        /**
+         * The standard advisory sentence of its kind, with the specific acts when the model named them
+         */
         text: string;
+        /**
+         * What acting on the advice involves that needs a professional, in the words the text quotes (the model's `beyondGeneralGuidance`); absent for a keyword or one-way-door disclaimer
+         */
+        acts?: string[];
     }[];
     advisoryFixes: string[];
     /**
@@ -940,6 +954,10 @@ export type Event_synthesis_completed = {
         }[];
         confidence: number;
         caveats: string[];
+        beyondGeneralGuidance?: {
+            kind: "legal" | "medical" | "financial" | "safety";
+            what: string;
+        }[];
     };
     commitment: {
         triggered: boolean;
@@ -947,8 +965,18 @@ export type Event_synthesis_completed = {
         statement: string;
     };
     disclaimers: {
+        /**
+         * legal, medical, financial, safety or irreversible
+         */
         kind: string;
+        /**
+         * The standard advisory sentence of its kind, with the specific acts when the model named them
+         */
         text: string;
+        /**
+         * What acting on the advice involves that needs a professional, in the words the text quotes (the model's `beyondGeneralGuidance`); absent for a keyword or one-way-door disclaimer
+         */
+        acts?: string[];
     }[];
     /**
      * Directive phrases found in the output and rewritten as advice

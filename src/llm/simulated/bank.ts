@@ -31,6 +31,8 @@ export const VOICES: Record<string, { lens: string; metric: string; habit: strin
   ux_researcher: { lens: 'where users get stuck', metric: 'five users completing the flow without help', habit: 'I watch five users before I believe a survey.', question: 'where a new user would give up in the first ten minutes' },
   international_expansion: { lens: 'market entry, one country at a time', metric: 'one market done properly before the next', habit: 'I would rather win one country than be present in five.', question: 'which single market to prove this in first, and what it costs to enter' },
   turnaround_cfo: { lens: 'cash, week by week', metric: 'a thirteen-week cash forecast that survives a bad month', habit: 'I build the cash forecast before I discuss the strategy.', question: 'how many weeks of cash this leaves in the worst credible month' },
+  performance_marketer: { lens: 'what a paying customer costs, campaign by campaign', metric: 'a CAC the margin pays back, measured with tracking we trust', habit: 'I set the kill threshold before the first dollar is spent.', question: 'what a paying customer costs through this channel, and how we would know within four weeks' },
+  app_marketplace_lead: { lens: 'the listing, the reviews and the platform’s rules', metric: 'installs and reviews per week from inside the store', habit: 'I read the platform’s policy changelog before the roadmap.', question: 'what the marketplace’s review, billing and revenue-share rules demand before the listing goes live' },
   default: { lens: 'the practical trade-offs', metric: 'clear evidence before a big commitment', habit: 'I try to separate what we know from what we hope.', question: 'what would have to be true for this to be the right call' },
 };
 export const DEFAULT_CONCERNS = ['hidden costs', 'execution risk'];
@@ -351,6 +353,21 @@ export const SYNTHESIS = {
     direction: 'Sequence them: run the test in {test} first and make the commitment in {commit} conditional on its result.',
   },
 };
+
+/**
+ * What the simulated board says needs a professional (`beyondGeneralGuidance`),
+ * by what the decision commits to (signing away equity, signing an agreement)
+ * or, for `situation` rules, what the person's situation puts at stake
+ * (personal savings, health, physical safety). Ordinary product, marketing
+ * and engineering choices match none of them.
+ */
+export const GUIDANCE: { kind: 'legal' | 'medical' | 'financial' | 'safety'; when: RegExp; what: string; situation?: true }[] = [
+  { kind: 'legal', when: /\bequity\b|\bvesting\b|\bcap table\b|co-?founder agreement/i, what: 'have a startup lawyer draft the equity and vesting agreement before anyone is promised or signs a share' },
+  { kind: 'legal', when: /revenue[- ]share|partner(?:ship)? (?:agreement|contract|terms)|reseller agreement|\bsign(?:ing)? (?:a|the) (?:contract|agreement|lease)\b/i, what: 'have a lawyer review the agreement and its terms before you sign it' },
+  { kind: 'financial', when: /personal savings|life savings|\$[\d.,]+k? (?:saved|of savings)|\bsaved\b|personal (?:loan|guarantee)|\bmortgage\b|\bretirement\b|\bremortgag/i, what: 'ask an accountant or financial adviser how much of your personal savings you can put at risk before you commit it', situation: true },
+  { kind: 'medical', when: /\bmedical\b|\bmedication\b|\billness\b|health condition|\bdoctor\b/i, what: 'talk to a doctor about the health side of this decision before you act on it', situation: true },
+  { kind: 'safety', when: /\bhazard|\binjur|\bunsafe\b|heavy machinery|physical safety|\bflammable\b/i, what: 'have a qualified safety professional assess the physical risks before staff or customers are exposed to them', situation: true },
+];
 
 export const SUMMARY = {
   conditions: {

@@ -51,7 +51,20 @@ function synthesis(i: SynthesisInput, { r }: Ctx): Synthesis {
     dissent,
     confidence: round2(clamp(mean(votes.map((v) => v.confidence), 0.6) * tally.consensus * (tally.deferred ? 0.8 : 1), 0, 1)),
     caveats: caveats.slice(0, tally.deferred ? 3 : r.int(1, 3)),
+    // What the chosen option commits to; a deferral or a tie commits to nothing yet (the plan as a whole speaks for the situation).
+    beyondGeneralGuidance: tally.winner && win ? guidanceIn(`${i.subProblem.title}\n${win.title}\n${win.description}`) : [],
   };
+}
+
+/**
+ * Where acting on the advice needs a professional (see `B.GUIDANCE`): what the
+ * decision commits to, and what the situation puts at stake; [] for ordinary
+ * business choices.
+ */
+function guidanceIn(decision: string, situation = ''): NonNullable<Synthesis['beyondGeneralGuidance']> {
+  return B.GUIDANCE.filter((g) => g.when.test(decision) || (g.situation && g.when.test(situation)))
+    .slice(0, 4)
+    .map((g) => ({ kind: g.kind, what: g.what }));
 }
 
 /** A synthesis's decision as a short clause: the chosen option's title, the tie to break, or the deferral. */
@@ -92,7 +105,10 @@ function finalRecommendation(i: FinalInput, { r }: Ctx): FinalRecommendation {
   // The few open questions that matter, repeats merged (the same words from two experts count once).
   const asked = [...new Map(i.openQuestions.map((q) => [q.question.toLowerCase(), q] as const)).values()];
   const questionsForYou = asked.slice(0, 3).map((q) => ({ question: clip(q.question, 300), changes: clip(`The ${q.subProblemId} decision rests on it: a different answer reopens that step of the plan.`, 300) }));
-  return { summary: clip(summary + open, 1500), conflicts: conflicts.slice(0, 5), steps: steps.slice(0, 6), tradeoffs: r.shuffle(B.SYNTHESIS.tradeoffs).slice(0, r.int(1, 2)), confidence: level, questionsForYou };
+  // Only what the plan as a whole involves that no sub-problem flagged already.
+  const flagged = new Set(i.syntheses.flatMap((s) => (s.beyondGeneralGuidance ?? []).map((g) => g.what)));
+  const beyondGeneralGuidance = guidanceIn(summary, i.statement).filter((g) => !flagged.has(g.what));
+  return { summary: clip(summary + open, 1500), conflicts: conflicts.slice(0, 5), steps: steps.slice(0, 6), tradeoffs: r.shuffle(B.SYNTHESIS.tradeoffs).slice(0, r.int(1, 2)), confidence: level, questionsForYou, beyondGeneralGuidance };
 }
 
 /** The clause of the latest turn that holds a figure (money, a share, a duration, a count), without its leading connective. */

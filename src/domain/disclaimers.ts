@@ -1,0 +1,69 @@
+/**
+ * Escalation disclaimers as the event log, the transcript and the results
+ * carry them (seed 002, 4.5.11): the standard advisory sentence of each kind,
+ * and, where the model named them, the specific acts that need a
+ * professional. Pure and dependency-free, so the console and the transcript
+ * can read them; which disclaimers a piece of advice needs is decided in
+ * guardrails.ts (`disclaimersFor`).
+ */
+
+export type DisclaimerKind = 'legal' | 'medical' | 'financial' | 'safety' | 'irreversible';
+
+/** Escalation disclaimers, in advisory language (they pass `lintAdvisory`). */
+export const DISCLAIMERS: Record<DisclaimerKind, string> = {
+  legal:
+    'This is not legal advice; consider consulting a qualified lawyer before signing agreements, changing ownership or acting on legal or regulatory questions.',
+  medical:
+    'This is not medical advice; consider consulting a qualified health professional before making decisions that affect your health or anyone else’s.',
+  financial:
+    'This is not financial or investment advice and no returns are guaranteed; consider consulting a qualified financial advisor or accountant before committing funds.',
+  safety:
+    'This decision may have physical safety implications; consider consulting a qualified safety professional and the applicable safety rules before acting.',
+  irreversible:
+    'This decision is hard to reverse (a one-way door); consider taking time to review the alternatives and seeking professional advice before committing.',
+};
+
+export const DISCLAIMER_ORDER: readonly DisclaimerKind[] = ['legal', 'medical', 'financial', 'safety', 'irreversible'];
+
+/** An escalation disclaimer: its kind, its text, and, when the model named them, the specific acts it covers. */
+export interface Disclaimer {
+  kind: DisclaimerKind;
+  text: string;
+  /** What the model said needs a professional (`beyondGeneralGuidance`), as the text quotes it; absent for a keyword or one-way-door disclaimer. */
+  acts?: string[];
+}
+
+/** Two acts are one when they read the same, case, spacing and punctuation aside. */
+export const actKey = (act: string) => act.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/** The acts, each once (by `actKey`), in the order first named. */
+export const distinctActs = (acts: readonly string[]) => [...new Map(acts.filter(Boolean).map((a) => [actKey(a), a] as const)).values()];
+
+/** The standard advisory sentence of a kind, with the specific acts the advice involves. */
+export function specificDisclaimer(kind: DisclaimerKind, acts: string[]): Disclaimer {
+  return { kind, text: `${DISCLAIMERS[kind]} In particular: ${acts.join('; ')}.`, acts };
+}
+
+/** What a later part of the advice adds to a disclaimer already said: its new acts alone. */
+export const disclaimerAddendum = (kind: string, acts: readonly string[]) => `Also beyond general guidance (${kind}): ${acts.join('; ')}.`;
+
+/**
+ * The disclaimers of several parts of the advice (the sub-problems, then the
+ * final recommendation) as one list: one per kind, in the standard order; a
+ * kind any part named specific acts for carries every distinct act, and
+ * otherwise reads the standard sentence.
+ */
+export function mergeDisclaimers(lists: readonly (readonly Disclaimer[])[]): Disclaimer[] {
+  const byKind = new Map<DisclaimerKind, { text: string; acts: string[] }>();
+  for (const d of lists.flat()) {
+    const had = byKind.get(d.kind);
+    if (!had) byKind.set(d.kind, { text: d.text, acts: [...(d.acts ?? [])] });
+    else had.acts.push(...(d.acts ?? []));
+  }
+  return DISCLAIMER_ORDER.flatMap((kind) => {
+    const d = byKind.get(kind);
+    if (!d) return [];
+    const acts = distinctActs(d.acts);
+    return [acts.length ? specificDisclaimer(kind, acts) : { kind, text: d.text }];
+  });
+}
