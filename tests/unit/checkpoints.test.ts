@@ -167,6 +167,9 @@ describe('editing the board', () => {
     for (const kind of ['a paid ads expert', 'paid acquisition', 'performance marketing', 'PPC specialist', 'someone who runs Facebook ads', 'someone with advertising experience']) {
       expect(wanted(kind), kind).toMatchObject({ code: 'performance_marketer', name: 'Dana Kowalski', close: true });
     }
+    for (const kind of ['an SEO expert', 'someone who has grown organic search traffic', 'a content marketing and blogging specialist', 'keyword research']) {
+      expect(wanted(kind), kind).toMatchObject({ code: 'seo_content_lead', name: 'Jonas Whitaker', close: true });
+    }
     // With one of them already seated, the other is not the match for its want: the nearest is said to be only that.
     const seated = { panels: { ...trialBoard.panels, sp2: [...trialBoard.panels.sp2, 'app_marketplace_lead'] } };
     expect(wanted('someone who has grown a paid app in the Shopify App Store', seated).close).toBe(false);
