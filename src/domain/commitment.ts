@@ -142,8 +142,10 @@ export function commitmentStatement(input: {
   const rationale = clause(input.rationale);
   return (
     `The board has decided: ${decision}. ${acknowledge} ` +
-    `${despite}, we commit to ${decision}${rationale ? ` because ${rationale}` : ''}. ` +
-    `This decision is final for this sub-problem. We disagree and commit.`
+    // The spec's "because: [rationale]": the colon lets the rationale keep its own capital ("because: Two of three…").
+    `${despite}, we commit to ${decision}${rationale ? ` because: ${rationale}` : ''}. ` +
+    // Final against relitigating, not against the decision's own review points (a trial read "final" beside "reviewed monthly").
+    `This decision is final for this sub-problem; the checks and conditions it sets still apply. We disagree and commit.`
   );
 }
 

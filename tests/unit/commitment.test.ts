@@ -90,8 +90,8 @@ describe('commitmentStatement', () => {
     });
     expect(s).toBe(
       'The board has decided: launch the $29 tier. We acknowledge Maria and Zara had reservations about pricing too low for the value delivered. ' +
-        'Despite this dissent, we commit to launch the $29 tier because it tests willingness to pay at the lowest risk. ' +
-        'This decision is final for this sub-problem. We disagree and commit.',
+        'Despite this dissent, we commit to launch the $29 tier because: it tests willingness to pay at the lowest risk. ' +
+        'This decision is final for this sub-problem; the checks and conditions it sets still apply. We disagree and commit.',
     );
   });
 
@@ -108,14 +108,14 @@ describe('commitmentStatement', () => {
       confidence: 0.7,
     });
     expect(s).toContain('We acknowledge Ana and Cy had reservations about churn, and Ben had reservations ("the market is too small").');
-    expect(s).toContain('we commit to Plan A because Plan A keeps options open.');
+    expect(s).toContain('we commit to Plan A because: Plan A keeps options open.');
     expect(s.endsWith('We disagree and commit.')).toBe(true);
   });
 
   it('acknowledges uncertainty when triggered without dissenters', () => {
     const s = commitmentStatement({ decision: 'Plan B', dissenters: [], rationale: 'it is cheap to reverse', triggered: true, confidence: 0.55 });
     expect(s).toContain("We acknowledge the board's confidence in this decision is limited (0.55).");
-    expect(s).toContain('Despite this uncertainty, we commit to Plan B because it is cheap to reverse.');
+    expect(s).toContain('Despite this uncertainty, we commit to Plan B because: it is cheap to reverse.');
   });
 
   it('is the one-line recommendation when not triggered, confidence to two decimals', () => {
