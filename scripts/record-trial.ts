@@ -78,5 +78,5 @@ const session = { problem: created.problem, context: created.context, mode: snap
 writeFileSync(join(values.out, 'session.json'), `${JSON.stringify({ ...session, status: snapshot.status }, null, 2)}\n`);
 writeFileSync(join(values.out, 'calls.json'), `${JSON.stringify(calls, null, 1)}\n`);
 writeFileSync(join(values.out, 'checkpoints.json'), `${JSON.stringify(checkpoints, null, 2)}\n`);
-writeFileSync(join(values.out, 'expected.json'), `${JSON.stringify({ status: snapshot.status, decisions, recommendation: results.recommendation?.summary ?? null }, null, 2)}\n`);
+writeFileSync(join(values.out, 'expected.json'), `${JSON.stringify({ status: snapshot.status, decisions, recommendation: results.recommendation?.summary ?? null, disclaimers: (results.recommendation?.disclaimers ?? []).map((d: { kind: string }) => d.kind) }, null, 2)}\n`);
 console.log(`${calls.length} calls, ${checkpoints.length} checkpoint answers, status ${snapshot.status} → ${values.out}`);

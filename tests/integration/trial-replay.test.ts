@@ -41,6 +41,8 @@ describe('model-written trials, replayed through the real SDK', () => {
       const want = Object.fromEntries(Object.entries(trial.expected.decisions).map(([sp, d]) => [sp, { winner: d.winner, deferred: d.deferred }]));
       expect(got).toEqual(want);
       expect(s.results?.recommendation?.summary ?? null).toBe(trial.expected.recommendation);
+      // Trials recorded with the model's beyondGeneralGuidance: the disclaimers are the ones it called for, no keyword boilerplate.
+      if (trial.expected.disclaimers) expect((s.results?.recommendation?.disclaimers ?? []).map((d: { kind: string }) => d.kind)).toEqual(trial.expected.disclaimers);
     }, 300_000);
   }
 });

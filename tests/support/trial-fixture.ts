@@ -21,7 +21,7 @@ export interface Trial {
   session: { problem: string; context: string; mode: string; settings: Record<string, unknown> | null; status: string };
   calls: TrialCall[];
   checkpoints: { kind: string; subProblemId: string | null; round: number | null; answer: Record<string, unknown> }[];
-  expected: { status: string; decisions: Record<string, { winner: string | null; deferred: boolean; title: string | null }>; recommendation: string | null };
+  expected: { status: string; decisions: Record<string, { winner: string | null; deferred: boolean; title: string | null }>; recommendation: string | null; /** The final recommendation's disclaimer kinds (recorded since the model says where advice needs a professional). */ disclaimers?: string[] };
   /** The panels the trial's board first proposed, per sub-problem (see `recordedBoard`). */
   board: Record<string, string[]>;
 }
