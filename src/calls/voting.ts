@@ -48,6 +48,8 @@ export interface VoteInput {
   keyArguments: string[];
   /** Whom each panel member challenged in their latest turn (persona codes): the disagreements open at the vote. */
   disagreements: { persona: string; with: string[] }[];
+  /** The facilitator's reading of the last round: the disagreements it saw, marked or not. */
+  lastSummary: string | null;
   /** The voter's own latest position; null when they did not speak. */
   position: string | null;
   options: Pick<Option, 'id' | 'title' | 'description' | 'pros' | 'cons' | 'bestIf' | 'reversibility'>[];
@@ -84,6 +86,7 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
     subProblem: i.subProblem,
     keyArguments: bullets(i.keyArguments),
     disagreements: bullets(i.disagreements.filter((d) => d.with.length).map((d) => `${nameOf(d.persona)} disagrees with ${d.with.map(nameOf).join(' and ')}`)),
+    lastSummary: i.lastSummary ?? '(none)',
     position: i.position ?? '(did not speak)',
     options: i.options.map(optionBrief),
   }),

@@ -62,7 +62,7 @@ export const contributionSchema = z.object({
   text: z.string().min(20).max(1500).describe('What the expert says, in the first person'),
   position: z.string().min(3).max(200).describe('The stance in one line'),
   agreesWith: z.array(z.string().max(40)).max(5).describe('Persona codes of experts this builds on or agrees with'),
-  disagreesWith: z.array(z.string().max(40)).max(5).describe('Persona codes of experts this challenges'),
+  disagreesWith: z.array(z.string().max(40)).max(5).describe('Persona codes of experts whose position you still reject at this turn, those you challenged before and have not come round to included: the voters see them as the open disagreements'),
   confidence: z.number().min(0).max(1),
   claims: z
     .array(z.object({ claim: z.string().max(300), basis: z.enum(['evidence', 'experience', 'assumption']) }))

@@ -67,6 +67,7 @@ describe('the vote', () => {
       { persona: 'financial_analyst', with: ['growth_strategist'] },
       { persona: 'risk_manager', with: [] },
     ],
+    lastSummary: 'Daniel still holds the cap at $6K against Sofia’s $9K; nobody marked it, both said so in words.',
     position: 'Cap the bet at $6K and keep a $21K cash floor.',
     options,
   };
@@ -78,6 +79,11 @@ describe('the vote', () => {
     expect(text).toContain(`${analyst.name} disagrees with ${personaByCode('growth_strategist')!.name}`);
     // An expert who challenged nobody adds no line.
     expect(text).not.toContain(`${personaByCode('risk_manager')!.name} disagrees`);
+  });
+
+  it("sees the facilitator's reading of the last round, so a disagreement stated only in words reaches the voters", () => {
+    expect(text).toContain("The facilitator's reading of the last round:\nDaniel still holds the cap at $6K against Sofia’s $9K");
+    expect(prompt(voteCall, { ...input, lastSummary: null })).toContain("The facilitator's reading of the last round:\n(none)");
   });
 
   it('sees its own latest position and each option with pros, cons and best-if', () => {
@@ -92,7 +98,7 @@ describe('the vote', () => {
   it('says so when the debate left no key arguments or open disagreements, and when the voter did not speak', () => {
     const quiet = prompt(voteCall, { ...input, keyArguments: [], disagreements: [], position: null });
     expect(quiet).toMatch(/key arguments:\n\(none\)/);
-    expect(quiet).toMatch(/latest turn\):\n\(none\)/);
+    expect(quiet).toMatch(/marked at their latest turn:\n\(none\)/);
     expect(quiet).toContain('Your latest position: (did not speak)');
   });
 });

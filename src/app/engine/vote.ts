@@ -54,6 +54,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           subProblem: spBrief,
           keyArguments: d.keyArguments,
           disagreements,
+          lastSummary: d.lastSummary,
           position: d.positions[code] ?? null,
           options: options.options,
         });

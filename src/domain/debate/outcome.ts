@@ -56,6 +56,8 @@ export function debateOutcome(state: DebateState, s: EngineSettings): DebateOutc
     turnsByPersona: state.turnsByPersona,
     keyArguments: state.keyArguments,
     disagreements: state.disagreements,
+    // A disagreement an expert states only in words (no `disagreesWith`) still reaches the voters through it.
+    lastSummary: state.rounds.findLast((r) => r.summary !== null)?.summary ?? null,
     transcript: debateContext(state.rounds, state.keyArguments, s),
     record: renderRecord(state.setup, chaptersOf(state), s),
     straw: state.straw,

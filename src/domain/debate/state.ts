@@ -162,6 +162,8 @@ export interface DebateOutcome {
   keyArguments: string[];
   /** Whom each expert challenged in their latest turn: the disagreements still open at the vote. */
   disagreements: Record<string, string[]>;
+  /** The facilitator's summary of the last round it summarised (its points and disagreements); null if none. */
+  lastSummary: string | null;
   transcript: string;
   /** The board record as the vote reads it: every chapter, the last round's included. */
   record: string[];
