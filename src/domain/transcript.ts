@@ -125,7 +125,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         );
         break;
       case 'vote.cast':
-        if (debate) add(e, 'vote', `votes ${d.optionId} (confidence ${Number(d.confidence).toFixed(2)}): ${d.rationale}`, names.get(d.persona) ?? d.name);
+        // The strong objection too: the synthesis answers it by name, so the reader must be able to find it (a trial could not).
+        if (debate) add(e, 'vote', `votes ${d.optionId} (confidence ${Number(d.confidence).toFixed(2)}): ${d.rationale}${d.strongObjection ? `\nStrong objection: ${d.strongObjection}` : ''}`, names.get(d.persona) ?? d.name);
         break;
       case 'votes.calibrated':
         if (detailed && d.skipped) add(e, 'calibration', 'not asked: the vote was unanimous');

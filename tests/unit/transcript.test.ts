@@ -50,6 +50,16 @@ describe('the transcript of a session whose sub-problems ran concurrently', () =
   });
 });
 
+describe('the votes', () => {
+  it('show each strong objection with the vote that made it (the synthesis answers them by name)', () => {
+    const seo = JSON.parse(readFileSync(new URL('../fixtures/trials/seo-board-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
+    const text = transcriptMarkdown(transcriptEntries(seo));
+    const objections = seo.filter((e) => e.type === 'vote.cast' && e.data.strongObjection).map((e) => String(e.data.strongObjection));
+    expect(objections.length).toBeGreaterThan(0);
+    for (const o of objections) expect(text).toContain(`Strong objection: ${o}`);
+  });
+});
+
 describe('the questions left for the person', () => {
   const raised = [
     { subProblemId: 'sp1', persona: 'financial_analyst', name: 'Daniel Reyes', question: 'What is your monthly churn?' },
