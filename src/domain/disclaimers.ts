@@ -23,6 +23,18 @@ export const DISCLAIMERS: Record<DisclaimerKind, string> = {
     'This decision is hard to reverse (a one-way door); consider taking time to review the alternatives and seeking professional advice before committing.',
 };
 
+/**
+ * A kind's lead when the model named the acts that need a professional: the same advisory "not … advice", then the
+ * acts themselves, instead of the standard sentence's general list (a trial read "before signing agreements, changing
+ * ownership …" above its own reseller agreement as boilerplate). `irreversible` has no acts.
+ */
+export const SPECIFIC_LEADS: Record<Exclude<DisclaimerKind, 'irreversible'>, string> = {
+  legal: 'This is not legal advice; before acting on the plan, consider these steps:',
+  medical: 'This is not medical advice; before acting on the plan, consider these steps:',
+  financial: 'This is not financial or investment advice and no returns are guaranteed; before acting on the plan, consider these steps:',
+  safety: 'This plan may have physical safety implications; before acting on it, consider these steps:',
+};
+
 export const DISCLAIMER_ORDER: readonly DisclaimerKind[] = ['legal', 'medical', 'financial', 'safety', 'irreversible'];
 
 /** An escalation disclaimer: its kind, its text, and, when the model named them, the specific acts it covers. */
@@ -39,9 +51,10 @@ export const actKey = (act: string) => act.toLowerCase().replace(/[^\p{L}\p{N}]+
 /** The acts, each once (by `actKey`), in the order first named. */
 export const distinctActs = (acts: readonly string[]) => [...new Map(acts.filter(Boolean).map((a) => [actKey(a), a] as const)).values()];
 
-/** The standard advisory sentence of a kind, with the specific acts the advice involves. */
+/** A kind's disclaimer as the specific acts the advice involves, after the kind's lead. */
 export function specificDisclaimer(kind: DisclaimerKind, acts: string[]): Disclaimer {
-  return { kind, text: `${DISCLAIMERS[kind]} In particular: ${acts.join('; ')}.`, acts };
+  const lead = kind === 'irreversible' ? DISCLAIMERS.irreversible : SPECIFIC_LEADS[kind];
+  return { kind, text: `${lead} ${acts.join('; ')}.`, acts };
 }
 
 /** What a later part of the advice adds to a disclaimer already said: its new acts alone. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DISCLAIMERS, disclaimersFor, lintAdvisory, mergeDisclaimers, screenRequest } from '../../src/domain/guardrails';
+import { SPECIFIC_LEADS } from '../../src/domain/disclaimers';
 import { loadScenarios } from '../support/scenarios';
 
 describe('lintAdvisory', () => {
@@ -96,6 +97,7 @@ describe('disclaimersFor', () => {
     expect(d.map((x) => x.kind)).toEqual(['legal', 'medical', 'financial', 'safety', 'irreversible']);
     expect(d.find((x) => x.kind === 'legal')!.text).toMatch(/^This is not legal advice; consider consulting a qualified lawyer/);
     for (const text of Object.values(DISCLAIMERS)) expect(lintAdvisory(text).ok).toBe(true);
+    for (const lead of Object.values(SPECIFIC_LEADS)) expect(lintAdvisory(`${lead} have a lawyer review the agreement before you sign it.`).ok).toBe(true);
   });
 });
 
@@ -117,13 +119,13 @@ describe('disclaimersFor, when the model said where the advice goes beyond gener
     expect(d).toEqual([
       {
         kind: 'legal',
-        text: `${DISCLAIMERS.legal} In particular: have a lawyer review the partner revenue-share agreement before you sign it.`,
+        text: `${SPECIFIC_LEADS.legal} have a lawyer review the partner revenue-share agreement before you sign it.`,
         acts: ['have a lawyer review the partner revenue-share agreement before you sign it'],
       },
     ]);
     // A directive in the model's words is rewritten as advice, like the rest of the output.
     const must = disclaimersFor({ text: '', domains: [], oneWayDoor: false, beyondGeneralGuidance: [{ kind: 'financial', what: 'You must ask an accountant how the loan changes your tax.' }] });
-    expect(must[0]!.text).toContain('In particular: we recommend that you ask an accountant how the loan changes your tax.');
+    expect(must[0]!.text).toContain('consider these steps: we recommend that you ask an accountant how the loan changes your tax.');
     expect(lintAdvisory(must[0]!.text).ok).toBe(true);
   });
 
@@ -153,7 +155,7 @@ describe('disclaimersFor, when the model said where the advice goes beyond gener
     // A medical act the model named replaces the generic sentence rather than joining it.
     const named = disclaimersFor({ text: 'my therapist suggests a break', domains: [], oneWayDoor: false, beyondGeneralGuidance: [{ kind: 'medical', what: 'ask your doctor whether a 60-hour week is safe for you' }] });
     expect(named).toHaveLength(1);
-    expect(named[0]!.text).toMatch(/In particular: ask your doctor/);
+    expect(named[0]!.text).toMatch(/consider these steps: ask your doctor/);
     // Health insurance is a benefit, not a medical question.
     expect(kinds('The job gives me health insurance, so I would quit at $7K MRR.')).toEqual([]);
   });
@@ -169,7 +171,7 @@ describe('mergeDisclaimers', () => {
     const merged = mergeDisclaimers([sp2, sp1, fallback]);
     expect(merged.map((d) => d.kind)).toEqual(['legal', 'financial', 'irreversible']);
     expect(merged[0]!.acts).toEqual(['have a lawyer review the revenue-share agreement before you sign it', 'have a lawyer draft the freelancer contract']);
-    expect(merged[0]!.text).toBe(`${DISCLAIMERS.legal} In particular: have a lawyer review the revenue-share agreement before you sign it; have a lawyer draft the freelancer contract.`);
+    expect(merged[0]!.text).toBe(`${SPECIFIC_LEADS.legal} have a lawyer review the revenue-share agreement before you sign it; have a lawyer draft the freelancer contract.`);
     expect(merged[1]).toEqual({ kind: 'financial', text: DISCLAIMERS.financial });
     // A kind one part said generically (older answers) and another specifically reads specifically.
     const mixed = mergeDisclaimers([[{ kind: 'legal', text: DISCLAIMERS.legal }], sp1]);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/domain/events';
 import { DISCLAIMERS, disclaimersFor, lintAdvisory, mergeDisclaimers } from '../../src/domain/guardrails';
+import { SPECIFIC_LEADS } from '../../src/domain/disclaimers';
 import { transcriptEntries, transcriptMarkdown } from '../../src/domain/transcript';
 
 /** The log of a model-written trial whose sub-problems 1 and 2 debated concurrently. */
@@ -127,7 +128,7 @@ describe('specific disclaimers', () => {
   it('says each specific act once, and a later sub-problem adds only the acts not said yet', () => {
     const notes = transcriptEntries(events).filter((e) => e.kind === 'disclaimer').map((e) => e.text);
     expect(notes).toEqual([
-      `${DISCLAIMERS.legal} In particular: ${agreement}.`,
+      `${SPECIFIC_LEADS.legal} ${agreement}.`,
       `Also beyond general guidance (legal): ${contract}.`,
       DISCLAIMERS.financial,
       DISCLAIMERS.irreversible,
