@@ -55,6 +55,21 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
   };
   const debate = verbosity !== 'concise';
   const detailed = verbosity === 'detailed';
+  // The ledger's ids are the board's, not the reader's: the standard transcript names a revised fact by its words.
+  const factTexts = new Map<string, string>();
+  const factLine = (f: Data) => {
+    const replaces = (f.replaces ?? []) as string[];
+    if (detailed) return `[${f.id}] ${f.text}${replaces.length ? ` (replaces ${replaces.join(', ')})` : ''}`;
+    const old = replaces.map((id) => factTexts.get(id)).filter((t): t is string => t !== undefined).map((t) => `“${firstWords(t, 12)}”`);
+    return `${f.text}${replaces.length ? ` (revises ${old.length ? `the earlier ${joinAnd(old)}` : 'an earlier fact'})` : ''}`;
+  };
+  // Where the final recommendation reconciles a sub-problem with another, its section says so: a reader who stops there
+  // would otherwise take a decision the plan revised as the last word (a trial's founder would have).
+  const laterConflicts = new Map<string, Set<string>>();
+  for (const c of (events.findLast((x) => x.type === 'recommendation.completed')?.data as Data | undefined)?.conflicts ?? []) {
+    const between = ((c as Data).between ?? []) as string[];
+    for (const sp of between) for (const other of between) if (other !== sp) laterConflicts.set(sp, (laterConflicts.get(sp) ?? new Set()).add(other));
+  }
   for (const e of events) {
     const d = e.data as Data;
     switch (e.type) {
@@ -150,7 +165,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       }
       case 'facts.recorded':
-        if (debate) add(e, 'facts', bullets('Facts recorded for the whole board', (d.facts as Data[]).map((f) => `[${f.id}] ${f.text}${(f.replaces as string[] | undefined)?.length ? ` (replaces ${(f.replaces as string[]).join(', ')})` : ''}`)).join('\n'), 'FACILITATOR');
+        if (debate) add(e, 'facts', bullets('Facts recorded for the whole board', (d.facts as Data[]).map(factLine)).join('\n'), 'FACILITATOR');
+        for (const f of d.facts as Data[]) factTexts.set(f.id, f.text);
         break;
       case 'synthesis.completed': {
         const s = d.synthesis as Data;
@@ -161,6 +177,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           ...bullets('Caveats', (s.caveats ?? []) as string[]),
           ...(s.confidence !== undefined ? [`Confidence: ${Number(s.confidence).toFixed(2)}`] : []),
           ...(d.commitment?.triggered ? ['', d.commitment.statement] : []),
+          ...(laterConflicts.has(d.subProblemId) ? ['', `The final recommendation revises this where it conflicts with ${subProblemsNamed([...laterConflicts.get(d.subProblemId)!])} (its “Conflicts between sub-problems”).`] : []),
         ];
         add(e, 'synthesis', text.join('\n'), 'FACILITATOR');
         disclaim(e, (d.disclaimers ?? []) as Data[]);
@@ -275,6 +292,16 @@ function resolvedText(d: Data): string {
   }
 }
 
+/** Sub-problem ids as their headings number them: "sub-problems 2 and 3". */
+const subProblemsNamed = (ids: string[]) => {
+  const n = ids.map((id) => id.replace(/^sp/, '')).sort();
+  return n.length === 1 ? `sub-problem ${n[0]}` : `sub-problems ${joinAnd(n)}`;
+};
+/** A fact named by its opening words, when the transcript only needs to point at it. */
+const firstWords = (t: string, n: number) => {
+  const w = t.split(/\s+/);
+  return w.length <= n ? t : `${w.slice(0, n).join(' ')}…`;
+};
 const joinAnd = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
 
 /** "A 0 · B 5": every option, in order. */

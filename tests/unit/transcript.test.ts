@@ -61,6 +61,33 @@ describe('the votes', () => {
   });
 });
 
+describe('the fact ledger and the final reconciliation, as a reader meets them', () => {
+  const pricing = JSON.parse(readFileSync(new URL('../fixtures/trials/pricing-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
+  const facts = pricing.filter((e) => e.type === 'facts.recorded').flatMap((e) => e.data.facts as { id: string; text: string; replaces?: string[] }[]);
+
+  it('names a revised fact by its words, and keeps the ledger ids for the detailed transcript', () => {
+    const standard = transcriptMarkdown(transcriptEntries(pricing));
+    expect(standard).not.toMatch(/sp\d\.r\d\.f\d/);
+    const revising = facts.find((f) => f.replaces?.length)!;
+    const old = facts.find((f) => f.id === revising.replaces![0])!;
+    expect(standard).toContain(`${revising.text} (revises the earlier “${old.text.split(/\s+/).slice(0, 12).join(' ')}`);
+    const detailed = transcriptMarkdown(transcriptEntries(pricing, 'detailed'));
+    expect(detailed).toContain(`[${revising.id}] ${revising.text} (replaces ${revising.replaces!.join(', ')})`);
+  });
+
+  it("says under a sub-problem's decision that the final recommendation revises it where they conflict", () => {
+    const md = transcriptMarkdown(transcriptEntries(pricing));
+    const conflicts = pricing.find((e) => e.type === 'recommendation.completed')!.data.conflicts as { between: string[] }[];
+    expect(conflicts.length).toBeGreaterThan(0);
+    for (const sp of new Set(conflicts.flatMap((c) => c.between))) {
+      const n = sp.slice(2);
+      const start = md.search(new RegExp(`## === SUB-PROBLEM ${n} OF`));
+      const body = md.slice(start, md.indexOf('## ===', start + 1));
+      expect(body, sp).toMatch(/The final recommendation revises this where it conflicts with sub-problems? [\d, and]+ \(its “Conflicts between sub-problems”\)/);
+    }
+  });
+});
+
 describe('the questions left for the person', () => {
   const raised = [
     { subProblemId: 'sp1', persona: 'financial_analyst', name: 'Daniel Reyes', question: 'What is your monthly churn?' },
