@@ -204,7 +204,7 @@ export const synthesisSchema = z.object({
 export type Synthesis = z.infer<typeof synthesisSchema>;
 
 export const finalRecommendationSchema = z.object({
-  summary: z.string().min(10).max(1500),
+  summary: z.string().min(10).max(2000),
   conflicts: z
     .array(z.object({ between: z.array(z.string().max(12)).max(5), resolution: z.string().max(500) }))
     .max(5)
