@@ -31,7 +31,8 @@ export const DISCLAIMERS: Record<DisclaimerKind, string> = {
 export const SPECIFIC_LEADS: Record<Exclude<DisclaimerKind, 'irreversible'>, string> = {
   legal: 'This is not legal advice; before acting on the plan, consider these steps:',
   medical: 'This is not medical advice; before acting on the plan, consider these steps:',
-  financial: 'This is not financial or investment advice and no returns are guaranteed; before acting on the plan, consider these steps:',
+  // Not "no returns are guaranteed": the acts are a tax set-aside or a loan's terms more often than an investment (a trial read it so).
+  financial: 'This is not financial, tax or investment advice; before acting on the plan, consider these steps:',
   safety: 'This plan may have physical safety implications; before acting on it, consider these steps:',
 };
 

@@ -1,3 +1,4 @@
+import { expertSummarySchema } from './summary';
 import { charBudget, clipToTokens } from './tokens';
 
 /**
@@ -47,8 +48,12 @@ export const LESSONS_INSTRUCTION = 'Lessons from earlier sessions (apply where t
 
 /** An item is worth including only if this much of it fits; a 3-token stub helps nobody. */
 const MIN_ITEM_TOKENS = 12;
-/** No single item may take more than this, so one long summary cannot crowd out the rest. */
-const MAX_ITEM_TOKENS = 120;
+/**
+ * No single item may take more than this, so one long summary cannot crowd out the rest; but a summary as long as its
+ * schema allows, with its sub-problem's title, fits whole (at 120 tokens a trial's 400-character summaries lost their
+ * conditions mid-sentence in the next sub-problem).
+ */
+const MAX_ITEM_TOKENS = Math.ceil(((expertSummarySchema.shape.summary.maxLength ?? 700) + 160) / 4);
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** ISO timestamp → its date; anything else as given (clipped) so a bad value cannot blow the budget. */

@@ -72,6 +72,14 @@ describe('renderSubProblemMemory', () => {
     for (const id of used) expect(text).toContain(`- ${id} `);
   });
 
+  it('carries a summary as long as its schema allows whole, under the default cap', () => {
+    const longest = `${'Paid deposits, not sign-ups, decide it: '.repeat(30)}`.slice(0, 686) + ' if no route.';
+    expect(expertSummarySchema.shape.summary.safeParse(longest).success).toBe(true);
+    const { text } = renderSubProblemMemory([{ subProblemId: 'sp1', title: 'Which product to build first, and for whom', summary: longest, createdAt: '2025-01-01T10:00:00.000Z' }]);
+    expect(text).toContain(longest);
+    expect(text).not.toContain('…');
+  });
+
   it('holds the cap for 1,000 long items, at any budget', () => {
     const many = Array.from({ length: 1000 }, (_, i) => ({
       subProblemId: `sp${i}`,
