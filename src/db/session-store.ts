@@ -23,16 +23,14 @@ import { CommitHeads } from './commit-heads';
 import { refusedByPostgres, TickBatch } from './tick-batch';
 import { decodeCursor, encodeCursor } from './cursor';
 import { NeedsTransaction, SideRows, txOf } from './tx';
+import { causeChain } from './unavailable';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
 
 export { ACTIVE_STATUSES, TERMINAL_STATUSES };
 
 /** The HINT of a Postgres error, however the driver or drizzle wrapped it. */
 const hint = (err: unknown): string | undefined => {
-  for (let e = err; typeof e === 'object' && e !== null; e = (e as { cause?: unknown }).cause) {
-    const h = (e as { hint?: unknown }).hint;
-    if (typeof h === 'string') return h;
-  }
+  for (const e of causeChain(err) as Iterable<Error & { hint?: unknown }>) if (typeof e.hint === 'string') return e.hint;
   return undefined;
 };
 export type { Commit, LedgerEntry, LedgerRow, LockedRow, NewSession, Page, SessionPatch, SessionRow, SessionStatus } from '../ports/session-store';
