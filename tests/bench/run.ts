@@ -48,10 +48,12 @@ const WARM_UP = 20;
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 200);
 const FANOUT_LATENCY = process.env.BENCH_SIM_LATENCY_MS ?? '20';
 const CALL_LATENCY = process.env.BENCH_CALL_LATENCY_MS ?? '250';
-// The harm screen needs no service: print it first, so a quick run can stop there.
-console.log(`\nharm screen (${new Date().toISOString()}, node ${process.version})`);
-for (const line of await harmScreenBench()) console.log(line);
-if (process.env.BENCH_ONLY === 'harm-screen') process.exit(0);
+// The harm screen needs no service: print it first, so a quick run can stop there. Another BENCH_ONLY leaves it out.
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'harm-screen') {
+  console.log(`\nharm screen (${new Date().toISOString()}, node ${process.version})`);
+  for (const line of await harmScreenBench()) console.log(line);
+  if (process.env.BENCH_ONLY === 'harm-screen') process.exit(0);
+}
 
 // Its own database, so sessions left over by tests (and the reconciler) do not run alongside.
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bo1_bench';
