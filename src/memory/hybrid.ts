@@ -3,7 +3,6 @@ import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { decodeCursor } from '../db/cursor';
 export { encodeCursor } from '../db/cursor';
 import { expertMemories, lessons, sessions } from '../db/schema';
-import { cosine } from '../domain/metrics';
 import { AppError } from '../domain/errors';
 import { embeddingBits, toPgVector } from './vectors';
 
@@ -91,9 +90,9 @@ export function textShortlist(table: Searchable, where: SQL, text: string | SQL,
 /**
  * Vector candidates, best exact cosine first. The database only shortlists:
  * pgvector's HNSW index where enabled, otherwise Hamming distance between
- * random-hyperplane sign bits (any Postgres; see embeddingBits). The
- * shortlist is re-ranked here on the stored real[] embedding, so both paths
- * rank the same rows identically.
+ * random-hyperplane sign bits (any Postgres; see embeddingBits). Each
+ * shortlisted row comes back with its exact cosine to the query
+ * (similarityTo), so both paths rank the same rows identically.
  */
 export async function vectorCandidates<E extends object = object>(
   exec: Exec,
@@ -105,38 +104,45 @@ export async function vectorCandidates<E extends object = object>(
   extra?: SQL,
 ) {
   if (!vector.length) return [];
-  const found = await rows<{ id: string; embedding: Uint8Array } & E>(exec, vectorShortlist(table, where, vector, limit, pgvector, extra));
-  return rerank(found, vector);
+  return ranked(await rows<{ id: string; similarity: number } & E>(exec, vectorShortlist(table, where, vector, limit, pgvector, extra)));
 }
 
-/** The shortlist re-ranked on the exact cosine to `vector`. */
-const rerank = <R extends { id: string; embedding: Uint8Array }>(found: R[], vector: number[]) =>
-  found
-    .map((r) => {
-      const embedding = float4Array(r.embedding);
-      return { ...r, embedding, similarity: cosine(vector, embedding) };
-    })
-    .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+/** Best exact cosine first, ties by id. */
+const ranked = <R extends { id: string; similarity: number }>(found: R[]) => found.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+
+/** A vector as a float8[] literal: each number as JavaScript prints it, the shortest text that reads back as the same double. */
+const float8s = (v: number[]): string => `{${v.join(',')}}`;
+
+/**
+ * The exact cosine of a row's embedding to `probe` (a float8[]), computed where the row is: the shortlist used to
+ * ship every candidate's embedding (100 a query, 2 KB each, hex-encoded on the wire) for this sum alone, and reading
+ * them was a tenth of the worker's CPU. It sums in float8, in element order, as `cosine` (domain/metrics) does, so
+ * it is the same double that function gives.
+ */
+const similarityTo = (probe: SQL) =>
+  sql`(select case when sum(x * x) > 0 and sum(y * y) > 0 then sum(x * y) / sqrt(sum(x * x) * sum(y * y)) else 0 end
+    from unnest(${probe}, t.embedding::float8[]) as u(x, y))::float8 as similarity`;
 
 /**
  * The query of vectorCandidates (exported so tests and the bench can EXPLAIN exactly what runs). With `probe`, the
- * probe is each row's own (`p.bits`, `p.vec`: see eachQuery); `vector` then gives the dimension and bit length every
- * probe shares.
+ * probe is each row's own (`p.bits`, `p.vec`, `p.emb`: see eachQuery); `vector` then gives the dimension and bit
+ * length every probe shares.
  */
-export function vectorShortlist(table: Searchable, where: SQL, vector: number[], limit: number, pgvector: boolean, extra?: SQL, probe?: { bits: SQL; vec: SQL }): SQL {
+export function vectorShortlist(table: Searchable, where: SQL, vector: number[], limit: number, pgvector: boolean, extra?: SQL, probe?: { bits: SQL; vec: SQL; emb: SQL }): SQL {
   const dim = vector.length;
+  const similarity = similarityTo(probe?.emb ?? sql`${float8s(vector)}::float8[]`);
   return pgvector
     ? // Nothing but the distance in ORDER BY (no tie-break), or the planner cannot use the HNSW index.
-      sql`select id, array_send(embedding) as embedding${more(extra)} from ${table}
+      sql`select id, ${similarity}${more(extra)} from ${table} t
           where ${where} and embedding_dim = ${dim}
           order by embedding_vec <=> ${probe?.vec ?? toPgVector(vector)}::vector(${sql.raw(String(dim))}) limit ${limit}`
-    : hammingShortlist(table, where, vector, limit, extra, probe?.bits);
+    : hammingShortlist(table, where, vector, limit, similarity, extra, probe?.bits);
 }
 
-function hammingShortlist(table: Searchable, where: SQL, vector: number[], limit: number, extra?: SQL, probeBits?: SQL): SQL {
+function hammingShortlist(table: Searchable, where: SQL, vector: number[], limit: number, similarity: SQL, extra?: SQL, probeBits?: SQL): SQL {
   const bits = embeddingBits(vector);
   const probe = probeBits ?? sql`${bits}`;
-  // Only id and bits in the scan, so a covering index can answer it; embeddings are fetched for the shortlist.
+  // Only id and bits in the scan, so a covering index can answer it; the exact cosine is computed for the shortlist.
   // Rows whose bits have another length (another encoding) are skipped, and the CASE keeps the XOR, which
   // fails on unequal lengths, from running on them whatever order Postgres evaluates the conditions in.
   return sql`with c as (
@@ -144,7 +150,7 @@ function hammingShortlist(table: Searchable, where: SQL, vector: number[], limit
       from ${table}
       where ${where} and embedding_dim = ${vector.length} and length(embedding_bits) = ${bits.length}
       order by d, id limit ${limit})
-    select t.id, array_send(t.embedding) as embedding${more(extra)} from c join ${table} t on t.id = c.id`;
+    select t.id, ${similarity}${more(extra)} from c join ${table} t on t.id = c.id`;
 }
 
 /** One probe of a multi-query search: its index in the caller's list, and what its shortlists read (eachQuery). */
@@ -163,9 +169,12 @@ export interface Probe {
  */
 export const eachQuery = (probes: Probe[], shortlist: SQL, pgvector: boolean): SQL => {
   const json = JSON.stringify(
-    probes.map((p) => ({ i: p.i, persona: p.persona, terms: p.terms, ...(p.vector.length && (pgvector ? { vec: toPgVector(p.vector) } : { bits: embeddingBits(p.vector) })) })),
+    probes.map((p) => ({
+      i: p.i, persona: p.persona, terms: p.terms,
+      ...(p.vector.length && { emb: p.vector, ...(pgvector ? { vec: toPgVector(p.vector) } : { bits: embeddingBits(p.vector) }) }),
+    })),
   );
-  return sql`select p.i, c.* from jsonb_to_recordset(${json}::jsonb) as p(i int, persona text, terms text, bits text, vec text) cross join lateral (${shortlist}) c`;
+  return sql`select p.i, c.* from jsonb_to_recordset(${json}::jsonb) as p(i int, persona text, terms text, bits text, vec text, emb float8[]) cross join lateral (${shortlist}) c`;
 };
 
 /** Text candidates of several probes (see eachQuery), best first within each. */
@@ -179,16 +188,15 @@ export async function textCandidatesEach<E extends object = object>(exec: Exec, 
 export async function vectorCandidatesEach<E extends object = object>(exec: Exec, table: Searchable, where: SQL, probes: Probe[], limit: number, pgvector: boolean, extra?: SQL) {
   const live = probes.filter((p) => p.vector.length);
   if (!live.length) return [];
-  const shortlist = vectorShortlist(table, where, live[0]!.vector, limit, pgvector, extra, { bits: sql`p.bits`, vec: sql`p.vec` });
-  const found = await rows<{ i: number; id: string; embedding: Uint8Array } & E>(exec, eachQuery(live, shortlist, pgvector));
-  return live.flatMap((p) => rerank(found.filter((r) => r.i === p.i), p.vector));
+  const shortlist = vectorShortlist(table, where, live[0]!.vector, limit, pgvector, extra, { bits: sql`p.bits`, vec: sql`p.vec`, emb: sql`p.emb` });
+  const found = await rows<{ i: number; id: string; similarity: number } & E>(exec, eachQuery(live, shortlist, pgvector));
+  return live.flatMap((p) => ranked(found.filter((r) => r.i === p.i)));
 }
 
 /**
  * Decodes array_send(real[]) (header: ndim, has-nulls, element type, then
  * size and lower bound per dimension; then length + big-endian float4 per
- * element). The shortlist's embeddings travel in binary: as text, printing
- * and parsing 100 × dim floats cost more than the Hamming scan itself.
+ * element): the stored floats exactly, and cheaper than parsing their text.
  */
 export function float4Array(buf: Uint8Array): number[] {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);

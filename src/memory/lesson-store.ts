@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { lessons, lessonSources } from '../db/schema';
-import { assertSessionsOwned, before, encodeCursor, exactTs, fuse, rows, textCandidates, vectorCandidates, VectorPath, type Exec } from './hybrid';
+import { assertSessionsOwned, before, encodeCursor, exactTs, float4Array, fuse, rows, textCandidates, vectorCandidates, VectorPath, type Exec } from './hybrid';
 import { embeddingBits } from './vectors';
 
 /** Generalised lessons (seed 004), per tenant, reinforced by each further session rather than duplicated. */
@@ -86,10 +86,12 @@ export class LessonStore {
   ): Promise<{ lesson: Lesson & { embedding: number[] }; similarity: number }[]> {
     return this.vector.run(this.db, async (exec) => {
       const near = (await vectorCandidates(exec, lessons, sql`tenant_id = ${tenantId}`, vector, 100, this.vector.on)).slice(0, limit);
-      const byId = await this.fetch(exec, tenantId, near.map((c) => c.id));
+      const byId = await this.fetch(exec, tenantId, near.map((c) => c.id), true);
       return near.flatMap((c) => {
-        const lesson = byId.get(c.id);
-        return lesson ? [{ lesson: { ...lesson, embedding: c.embedding }, similarity: c.similarity }] : [];
+        const found = byId.get(c.id);
+        if (!found) return [];
+        const { embedding, ...lesson } = found;
+        return [{ lesson: { ...lesson, embedding: float4Array(embedding!) }, similarity: c.similarity }];
       });
     });
   }
@@ -176,12 +178,13 @@ export class LessonStore {
     return { lessonsDeleted: deleted.length, lessonSourcesDeleted: ids.length };
   }
 
-  private async fetch(exec: Exec, tenantId: string, ids: string[]): Promise<Map<string, Lesson>> {
+  /** With `embeddings`, each row's stored floats too (array_send, decoded by float4Array), for the few rows asked for. */
+  private async fetch(exec: Exec, tenantId: string, ids: string[], embeddings = false): Promise<Map<string, Lesson & { embedding?: Uint8Array }>> {
     if (!ids.length) return new Map();
     const found = await exec
-      .select(fields)
+      .select({ ...fields, ...(embeddings && { embedding: sql<Uint8Array>`array_send(${lessons.embedding})` }) })
       .from(lessons)
       .where(and(eq(lessons.tenantId, tenantId), inArray(lessons.id, ids)));
-    return new Map(found.map((r) => [r.id, toLesson(r)]));
+    return new Map(found.map(({ embedding, ...r }) => [r.id, { ...toLesson(r), ...(embedding && { embedding }) }]));
   }
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
-import { sessions } from '../../src/db/schema';
+import { expertMemories, sessions } from '../../src/db/schema';
+import { cosine } from '../../src/domain/metrics';
+import { float4Array, vectorCandidates, vectorCandidatesEach } from '../../src/memory/hybrid';
 import { embedSync } from '../../src/embeddings/local-embedder';
 import { embeddingBits, HASH_BITS, signBits, toPgVector } from '../../src/memory/vectors';
 import { MemoryStore, type NewLesson, type NewMemory } from '../../src/memory/memory-store';
@@ -351,5 +353,27 @@ describe('MemoryStore', () => {
     await database.db.execute(sql`update utterances set created_at = now() - interval '40 days' where session_id = ${s} and round < 3`);
     expect(await store.purgeUtterances(new Date(Date.now() - 30 * 86_400_000))).toBeGreaterThanOrEqual(2);
     expect((await store.utteranceHistory(t, s, 'sp1')).map((h) => h.round)).toEqual([3]);
+  });
+
+  it("scores the shortlist in Postgres with exactly the double cosine() gives on the stored floats, both query shapes", async () => {
+    const t = tenant('cosine');
+    const s = await session(t);
+    // Dense random vectors (not the sparse hashed ones), a zero vector among them, compared as stored: Postgres's real
+    // can round a near-tie otherwise than Math.fround, so the stored floats are read back exactly (array_send).
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const rows = Array.from({ length: 12 }, (_, k) => memory(s, { summary: `dense ${k}`, embedding: Array.from({ length: DIM }, () => (k === 5 ? 0 : rnd())) }));
+    await store.insertMemories(t, rows);
+    const read = (await database.db.execute(sql`select id, array_send(embedding) as e from expert_memories where tenant_id = ${t}`)) as unknown as { rows: { id: string; e: Uint8Array }[] };
+    const stored = new Map(read.rows.map((r) => [r.id, float4Array(r.e)]));
+    const query = Array.from({ length: DIM }, rnd);
+    const where = sql`tenant_id = ${t} and persona = 'maria'`;
+    const single = await vectorCandidates(database.db, expertMemories, where, query, 100, false);
+    expect(single).toHaveLength(12);
+    for (const c of single) expect(c.similarity).toBe(cosine(query, stored.get(c.id)!));
+    expect(single.find((c) => c.id === rows[5]!.id)!.similarity).toBe(0);
+    expect(single.map((c) => c.similarity)).toEqual([...single.map((c) => c.similarity)].sort((a, b) => b - a));
+    const each = await vectorCandidatesEach(database.db, expertMemories, sql`tenant_id = ${t} and persona = p.persona`, [{ i: 0, persona: 'maria', terms: '', vector: query }], 100, false);
+    expect(each.map((c) => [c.id, c.similarity])).toEqual(single.map((c) => [c.id, c.similarity]));
   });
 });
