@@ -37,7 +37,8 @@ export class Renderer {
     const fresh = transcriptEntries(this.events, 'standard').filter((x) => x.seq > this.printed);
     for (const entry of fresh) {
       const source = this.bySeq.get(entry.seq);
-      if (source?.type.startsWith('checkpoint.')) continue;
+      // The brief heads the Markdown document; live, the recommendation it condenses prints just before it.
+      if (source?.type.startsWith('checkpoint.') || entry.kind === 'brief') continue;
       this.write(this.format(entry, source));
     }
     const newest = this.events.at(-1)?.seq ?? 0;

@@ -70,6 +70,18 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
     const between = ((c as Data).between ?? []) as string[];
     for (const sp of between) for (const other of between) if (other !== sp) laterConflicts.set(sp, (laterConflicts.get(sp) ?? new Set()).add(other));
   }
+  // A vote's confidence after calibration, by sub-problem and persona: the vote line says both, since the dissent below
+  // it quotes the later one (a trial read "votes B (confidence 0.55)" over "her confidence fell to 0.45").
+  const calibrated = new Map<string, number>();
+  for (const e of events) {
+    const d = e.data as Data;
+    if (e.type === 'votes.calibrated') for (const c of (d.changes ?? []) as Data[]) calibrated.set(`${d.subProblemId}/${c.persona}`, Number(c.after));
+  }
+  const confidenceOf = (d: Data) => {
+    const after = calibrated.get(`${d.subProblemId}/${d.persona}`);
+    const before = Number(d.confidence).toFixed(2);
+    return after === undefined || after.toFixed(2) === before ? `confidence ${before}` : `confidence ${before}, ${after.toFixed(2)} after hearing the others`;
+  };
   for (const e of events) {
     const d = e.data as Data;
     switch (e.type) {
@@ -141,7 +153,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'vote.cast':
         // The strong objection too: the synthesis answers it by name, so the reader must be able to find it (a trial could not).
-        if (debate) add(e, 'vote', `votes ${d.optionId} (confidence ${Number(d.confidence).toFixed(2)}): ${d.rationale}${d.strongObjection ? `\nStrong objection: ${d.strongObjection}` : ''}`, names.get(d.persona) ?? d.name);
+        if (debate) add(e, 'vote', `votes ${d.optionId} (${confidenceOf(d)}): ${d.rationale}${d.strongObjection ? `\nStrong objection: ${d.strongObjection}` : ''}`, names.get(d.persona) ?? d.name);
         break;
       case 'votes.calibrated':
         if (detailed && d.skipped) add(e, 'calibration', 'not asked: the vote was unanimous');
@@ -203,6 +215,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           'FACILITATOR',
           'RECOMMENDATION',
         );
+        add(e, 'brief', briefText(d), null, 'IN BRIEF');
         disclaim(e, (d.disclaimers ?? []) as Data[]);
         break;
       case 'checkpoint.requested':
@@ -227,6 +240,21 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
     }
   }
   return out;
+}
+
+/**
+ * The answer first: the Markdown puts this under the person's question, so
+ * whoever opens a 60-80 KB transcript reads the decision before the debate
+ * (a trial's reader: "the founder needs only the recommendation; reading the
+ * whole debate is optional, and the transcript doesn't say so").
+ */
+function briefText(d: Data): string {
+  const parts = ['its steps', ...(d.conflicts?.length ? ['the conflicts between sub-problems it settles'] : []), ...(d.tradeoffs?.length ? ['trade-offs'] : []), ...(d.questionsForYou?.length || d.openQuestions?.length ? ['the questions for you'] : [])];
+  return [
+    String(d.summary),
+    '',
+    `Confidence: ${d.confidence}. The whole recommendation, with ${joinAnd(parts)}, is the last section; what lies between is the board's debate, the record of how it got there.`,
+  ].join('\n');
 }
 
 /**
@@ -317,15 +345,18 @@ const ENDING = new Set(['recommendation', 'failed', 'cancelled', 'refused']);
  * Markdown: `=== SECTION ===` breaks, bold speaker labels, one paragraph per
  * entry. Sub-problems that ran concurrently interleave in the log; here each
  * reads under its own heading, in the order they were framed, then the
- * recommendation, the ending, and every disclaimer once.
+ * recommendation, the ending, and every disclaimer once. The recommendation's
+ * brief goes first, under the problem.
  */
 export function transcriptMarkdown(entries: TranscriptEntry[]): string {
   const before: TranscriptEntry[] = [];
   const bySubProblem = new Map<string, TranscriptEntry[]>();
   const after: TranscriptEntry[] = [];
   const notes: TranscriptEntry[] = [];
+  const briefs: TranscriptEntry[] = [];
   for (const e of entries) {
     if (e.kind === 'disclaimer') notes.push(e);
+    else if (e.kind === 'brief') briefs.push(e);
     else if (e.subProblemId) bySubProblem.set(e.subProblemId, [...(bySubProblem.get(e.subProblemId) ?? []), e]);
     else if (ENDING.has(e.kind) || bySubProblem.size) after.push(e);
     else before.push(e);
@@ -337,6 +368,9 @@ export function transcriptMarkdown(entries: TranscriptEntry[]): string {
     if (e.kind === 'round') lines.push(`### ${e.text}`, '');
     else lines.push(e.speaker ? `**[${e.speaker}]** ${e.text}` : e.text, '');
   };
+  // The answer under the question it answers (the problem is the log's first entry), then the rest in order.
+  const problemAt = before.findIndex((e) => e.kind === 'problem') + 1;
+  before.splice(problemAt, 0, ...briefs);
   before.forEach(write);
   for (const id of ordered) bySubProblem.get(id)!.forEach(write);
   after.forEach(write);

@@ -26,6 +26,8 @@ describe('console renderer', () => {
     expect(text).toContain('[Maria Santos] Law firms pay more.');
     expect(text).toContain('[Maria Santos] votes A (confidence 0.80): Focus wins.');
     expect(text).toContain('=== RECOMMENDATION ===');
+    // Live, the recommendation prints in full as it arrives: the Markdown's brief of it would only repeat it.
+    expect(text).not.toContain('IN BRIEF');
     expect(text).toContain('(simulated board: no model is called)');
     // Concurrent sub-problems interleave: a debate line after another sub-problem's says which one it is about.
     expect(text).toMatch(/\(Sub-problem 1 of 2: Market\)\n\n\[Maria Santos\] And churn less\./);

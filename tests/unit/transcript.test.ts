@@ -51,7 +51,33 @@ describe('the transcript of a session whose sub-problems ran concurrently', () =
   });
 });
 
+describe('the answer first', () => {
+  it("puts the recommendation's summary and confidence under the problem, points to the whole of it at the end, and keeps it out of the live console", () => {
+    const rec = log.find((e) => e.type === 'recommendation.completed')!.data as { summary: string; confidence: number };
+    const heads = [...md.matchAll(/^## === (.+) ===$/gm)].map((m) => m[1]);
+    expect(heads.slice(0, 2)).toEqual(['PROBLEM', 'IN BRIEF']);
+    expect(heads.at(-1) === 'NOTES' ? heads.at(-2) : heads.at(-1)).toBe('RECOMMENDATION');
+    const brief = section(/## === IN BRIEF ===/);
+    expect(brief).toContain(rec.summary);
+    expect(brief).toContain(`Confidence: ${rec.confidence}. The whole recommendation, with its steps, the conflicts between sub-problems it settles and trade-offs, is the last section`);
+    // A log with no recommendation (a failed or running session) has no brief.
+    const partial = transcriptMarkdown(transcriptEntries(log.filter((e) => e.type !== 'recommendation.completed')));
+    expect(partial).not.toContain('IN BRIEF');
+  });
+});
+
 describe('the votes', () => {
+  it('say a confidence that calibration changed both ways, as the dissent quotes the later one', () => {
+    const product = JSON.parse(readFileSync(new URL('../fixtures/trials/product-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
+    const text = transcriptMarkdown(transcriptEntries(product));
+    // growth_strategist went 0.55 → 0.45 in sp1; product_manager stayed at 0.75.
+    expect(text).toMatch(/\*\*\[Sofia Lindqvist\]\*\* votes B \(confidence 0\.55, 0\.45 after hearing the others\)/);
+    expect(text).toMatch(/\*\*\[Tomás Rivera\]\*\* votes A \(confidence 0\.75\):/);
+    // Live, the vote prints before its calibration exists: the log so far says the one confidence.
+    const live = transcriptMarkdown(transcriptEntries(product.filter((e) => e.type !== 'votes.calibrated')));
+    expect(live).toMatch(/\*\*\[Sofia Lindqvist\]\*\* votes B \(confidence 0\.55\):/);
+  });
+
   it('show each strong objection with the vote that made it (the synthesis answers them by name)', () => {
     const seo = JSON.parse(readFileSync(new URL('../fixtures/trials/seo-board-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
     const text = transcriptMarkdown(transcriptEntries(seo));
