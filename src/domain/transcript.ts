@@ -196,6 +196,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       }
       case 'recommendation.completed':
+        // The brief first, so the recommendation stays the log's last entry for a JSON reader (the Markdown moves the brief up).
+        add(e, 'brief', briefText(d), null, 'IN BRIEF');
         add(
           e,
           'recommendation',
@@ -215,7 +217,6 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           'FACILITATOR',
           'RECOMMENDATION',
         );
-        add(e, 'brief', briefText(d), null, 'IN BRIEF');
         disclaim(e, (d.disclaimers ?? []) as Data[]);
         break;
       case 'checkpoint.requested':
