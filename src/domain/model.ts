@@ -196,7 +196,10 @@ export type BeyondGeneralGuidance = NonNullable<z.infer<typeof beyondGeneralGuid
 export const synthesisSchema = z.object({
   recommendation: z.string().min(10).max(1200),
   rationale: z.string().min(10).max(1500),
-  dissent: z.array(z.object({ persona: z.string().max(40), concern: z.string().max(400) })).max(5),
+  dissent: z
+    .array(z.object({ persona: z.string().max(40), concern: z.string().max(400) }))
+    .max(5)
+    .describe('Experts who voted for another option or strongly objected to the winning one; [] when none did'),
   confidence: z.number().min(0).max(1),
   caveats: z.array(z.string().max(300)).max(5),
   beyondGeneralGuidance: beyondGeneralGuidanceSchema,

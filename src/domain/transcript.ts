@@ -77,6 +77,10 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
     const d = e.data as Data;
     if (e.type === 'votes.calibrated') for (const c of (d.changes ?? []) as Data[]) calibrated.set(`${d.subProblemId}/${c.persona}`, Number(c.after));
   }
+  // Who voted for what, and what won, per sub-problem: a synthesis's "dissent" from someone who voted for the winner is a
+  // reservation, and is labelled so (a trial read "Dissent: X voted for the rule but…" under a unanimous vote).
+  const voteOf = new Map<string, string>();
+  const winnerOf = new Map<string, string>();
   const confidenceOf = (d: Data) => {
     const after = calibrated.get(`${d.subProblemId}/${d.persona}`);
     const before = Number(d.confidence).toFixed(2);
@@ -152,6 +156,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         );
         break;
       case 'vote.cast':
+        voteOf.set(`${d.subProblemId}/${d.persona}`, String(d.optionId));
         // The strong objection too: the synthesis answers it by name, so the reader must be able to find it (a trial could not).
         if (debate) add(e, 'vote', `votes ${d.optionId} (${confidenceOf(d)}): ${d.rationale}${d.strongObjection ? `\nStrong objection: ${d.strongObjection}` : ''}`, names.get(d.persona) ?? d.name);
         break;
@@ -161,6 +166,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'vote.completed': {
         const t = d.tally as Data;
+        if (t.winner) winnerOf.set(d.subProblemId, String(t.winner));
         const result = t.winner ? `option ${t.winner}` : t.deferred ? 'deferred (no supermajority for a one-way door)' : `a tie between ${joinAnd(t.tie as string[])}`;
         add(e, 'tally', [`Votes: ${voteLine(t.distribution as Record<string, number>)}. ${t.why} Result: ${result}.`, ...effectLines(d.debateEffect as Data | undefined, names, strawTitles.get(d.subProblemId) ?? new Map())].join('\n'), 'FACILITATOR');
         break;
@@ -182,10 +188,19 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'synthesis.completed': {
         const s = d.synthesis as Data;
+        const dissent = (s.dissent ?? []) as Data[];
+        const winner = winnerOf.get(d.subProblemId);
+        const forWinner = (x: Data) => winner !== undefined && voteOf.get(`${d.subProblemId}/${x.persona}`) === winner;
+        // A concern that opens with its expert's name is not prefixed with it again (a trial read "Sofia Lindqvist: Sofia Lindqvist wants…").
+        const concernLine = (x: Data) => {
+          const name = names.get(x.persona) ?? x.persona;
+          return String(x.concern).startsWith(name) ? String(x.concern) : `${name}: ${x.concern}`;
+        };
         const text = [
           s.recommendation,
           ...(s.rationale ? [`Why: ${s.rationale}`] : []),
-          ...bullets('Dissent', ((s.dissent ?? []) as Data[]).map((x) => `${names.get(x.persona) ?? x.persona}: ${x.concern}`)),
+          ...bullets('Dissent', dissent.filter((x) => !forWinner(x)).map(concernLine)),
+          ...bullets('Reservations of experts who voted for it', dissent.filter(forWinner).map(concernLine)),
           ...bullets('Caveats', (s.caveats ?? []) as string[]),
           ...(s.confidence !== undefined ? [`Confidence: ${Number(s.confidence).toFixed(2)}`] : []),
           ...(d.commitment?.triggered ? ['', d.commitment.statement] : []),

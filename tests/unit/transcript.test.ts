@@ -66,6 +66,24 @@ describe('the answer first', () => {
   });
 });
 
+describe('dissent', () => {
+  const read = (name: string) => {
+    const events = JSON.parse(readFileSync(new URL(`../fixtures/trials/${name}/events.json`, import.meta.url), 'utf8')) as Envelope[];
+    return transcriptMarkdown(transcriptEntries(events));
+  };
+  it('is what an expert who voted against the winner said; what those who voted for it said is labelled a reservation', () => {
+    // Every vote of this trial was unanimous, and its syntheses listed reservations as "dissent".
+    const unanimous = read('product-board-auto');
+    expect(unanimous).not.toMatch(/^Dissent:/m);
+    expect(unanimous.match(/^Reservations of experts who voted for it:/gm)).toHaveLength(3);
+    expect(unanimous).toContain('- Sofia Lindqvist voted for the rule but warns');
+    // Sofia voted B against A's three in product-auto's sp1: her concern is dissent.
+    const split = read('product-auto');
+    const sp1 = split.slice(split.indexOf('SUB-PROBLEM 1 OF'), split.indexOf('SUB-PROBLEM 2 OF'));
+    expect(sp1).toMatch(/^Dissent:\n- Sofia Lindqvist voted for an equal four-week race/m);
+  });
+});
+
 describe('the votes', () => {
   it('say a confidence that calibration changed both ways, as the dissent quotes the later one', () => {
     const product = JSON.parse(readFileSync(new URL('../fixtures/trials/product-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
