@@ -57,7 +57,7 @@ export function patientFetch(timeoutMs: number): FetchFn {
  * `x-should-retry: false`, which both SDKs' shouldRetry obey before their
  * status-based rules.
  */
-export function guardedFetch(base: FetchFn, onAttempt: () => void): FetchFn {
+export function guardedFetch(base: FetchFn, onAttempt: () => void = () => {}): FetchFn {
   return async (input, init) => {
     onAttempt();
     const res = await base(input, init);

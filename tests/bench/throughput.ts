@@ -6,6 +6,11 @@
  *   2. SIM_LATENCY_MS=BENCH_TP_LATENCY_MS, no jitter, WORKER_CONCURRENCY =
  *      BENCH_TP_CONCURRENT: that many sessions at once, each session's wall
  *      time over its critical-path bound (p50, p90, max).
+ * BENCH_TP_MODEL=sdk answers the zero-latency run's calls from the fake
+ * Anthropic server (the simulated board's answers, its prompt-cache emulation)
+ * in this process, the worker calling it through the real SDK: the worker's CPU
+ * is then its own and the SDK's, as in production, without the stand-in
+ * model's (the simulated provider, in the worker, is 14% of its CPU).
  * BENCH_CPU_PROF=dir runs the worker under `node --cpu-prof` into dir
  * (summarise with `node --import tsx tests/bench/cpu-profile.ts dir`);
  * BENCH_COUNT_QUERIES=1 makes the worker print the statements it sent, by kind.
@@ -19,6 +24,8 @@ import pg from 'pg';
 import { freePort } from '../support/child';
 import { loadScenarios } from '../support/scenarios';
 import { criticalPathBound } from './deliberation';
+import { startFakeAnthropic } from '../support/fake-anthropic';
+import { simulatedAnthropicResponder } from '../support/fake-answers';
 import { pct } from './percentile';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -111,7 +118,12 @@ export async function throughputBench(databaseUrl: string): Promise<string[]> {
   const run = randomUUID().slice(0, 6);
 
   if (!process.env.BENCH_TP_SKIP_ZERO) {
-    const svc = await startPair(databaseUrl, { SIM_LATENCY_MS: '0', WORKER_CONCURRENCY: String(zeroN) });
+    const sdk = process.env.BENCH_TP_MODEL === 'sdk';
+    const fake = sdk ? await startFakeAnthropic(simulatedAnthropicResponder) : null;
+    const model = fake
+      ? { LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_MAX_RETRIES: '0' }
+      : { SIM_LATENCY_MS: '0' };
+    const svc = await startPair(databaseUrl, { ...model, WORKER_CONCURRENCY: String(zeroN) });
     // Warm up (JIT, pools, prompts) on two sessions first.
     await allDone(db, await batch(svc.url, 2, `tp-warm-${run}`));
     await new Promise((r) => setTimeout(r, 1000));
@@ -126,7 +138,10 @@ export async function throughputBench(databaseUrl: string): Promise<string[]> {
     if (process.env.BENCH_CPU_PROF) writeFileSync(`${process.env.BENCH_CPU_PROF}/window.json`, JSON.stringify({ from, to: monotonicUs() }));
     const n = await calls(db, ids);
     await svc.stop();
-    out.push(`\nworker throughput, zero model latency: ${zeroN} sessions at once, WORKER_CONCURRENCY=${zeroN}, ${n} model calls`);
+    await fake?.close();
+    out.push(
+      `\nworker throughput, zero model latency: ${zeroN} sessions at once, WORKER_CONCURRENCY=${zeroN}, ${n} model calls, ${sdk ? 'through the SDK to the fake Anthropic server in the bench process' : 'the simulated board in the worker'}`,
+    );
     out.push(
       `  worker CPU ${(cpu / n).toFixed(2)} ms per model call (${(cpu / 1000).toFixed(1)} s over ${(wall / 1000).toFixed(1)} s wall, ${((100 * cpu) / wall).toFixed(0)}% of a core); wall ${(wall / n).toFixed(2)} ms per call (target ≤ 1 ms CPU per call)`,
     );

@@ -139,6 +139,16 @@ describe('anthropic provider (real SDK against a fake Anthropic server)', () => 
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("counts each call's own attempts when calls share the client and run at once", async () => {
+    // The first request to arrive is refused once; whichever call it was reports 2 attempts, the other 1.
+    fake.enqueue({ status: 429, headers: FAST_RETRY }, { text: 'one' }, { text: 'two' });
+    const both = await Promise.all([provider.generate(request()), provider.generate(request())]);
+    expect(both.map((r) => r.attempts).sort()).toEqual([1, 2]);
+    expect(fake.requests).toHaveLength(3);
+    // And the next call starts from one again.
+    expect((await provider.generate(request())).attempts).toBe(1);
+  });
+
   it('retries a 529 overloaded, then succeeds (attempts 2)', async () => {
     fake.enqueue({ status: 529, headers: FAST_RETRY }, { text: 'recovered' });
     const res = await provider.generate(request());
