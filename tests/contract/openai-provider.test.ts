@@ -133,6 +133,13 @@ describe('openai provider (real SDK against a fake OpenAI-compatible server)', (
     expect(res.attempts).toBe(2);
   });
 
+  it("counts each call's own attempts when calls share the client and run at once", async () => {
+    fake.enqueue({ status: 429, headers: FAST_RETRY }, { text: 'one' }, { text: 'two' });
+    const both = await Promise.all([provider.generate(request()), provider.generate(request())]);
+    expect(both.map((r) => r.attempts).sort()).toEqual([1, 2]);
+    expect((await provider.generate(request())).attempts).toBe(1);
+  });
+
   it('retries a streaming request that first gets a 503', async () => {
     fake.enqueue({ status: 503, headers: FAST_RETRY }, { text: 'streamed anyway' });
     const deltas: string[] = [];

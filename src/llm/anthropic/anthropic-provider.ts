@@ -5,7 +5,6 @@
  * errors to LlmError.
  */
 import Anthropic, {
-  type Middleware,
   APIConnectionError,
   APIError,
   APIUserAbortError,
@@ -23,7 +22,7 @@ import {
   type LlmResponse,
   type StopReason,
 } from '../../ports/llm';
-import { guardedFetch, kindOfStatus, patientFetch } from '../transport';
+import { countingAttempts, guardedFetch, kindOfStatus, patientFetch } from '../transport';
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -123,8 +122,7 @@ export function toLlmError(err: unknown, signal?: AbortSignal): LlmError {
 }
 
 export function createAnthropicProvider(opts: AnthropicProviderOptions): LlmProvider {
-  // One client for every call: building one builds every API resource of the SDK, which was 4% of a worker's
-  // CPU when made per call. A call's attempts are counted by its own middleware, which the SDK runs per attempt.
+  // One client for every call; each counts its own attempts (countingAttempts).
   const client = new Anthropic({
     apiKey: opts.apiKey,
     ...(opts.baseURL !== undefined ? { baseURL: opts.baseURL } : {}),
@@ -137,8 +135,7 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): LlmProv
     async generate(req: LlmRequest): Promise<LlmResponse> {
       let attempts = 0;
       const params = buildParams(req);
-      const count: Middleware = (request, next) => ((attempts += 1), next(request));
-      const reqOpts = { ...(req.signal && { signal: req.signal }), middleware: [count] };
+      const reqOpts: Parameters<typeof client.messages.create>[1] = { ...(req.signal && { signal: req.signal }), fetchOptions: countingAttempts(() => attempts++) };
       try {
         let msg: Message;
         const onDelta = req.onDelta;

@@ -14,7 +14,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { LlmError, type LlmProvider, type LlmRequest, type LlmResponse, type LlmUsage, type StopReason } from '../../ports/llm';
-import { guardedFetch, kindOfStatus, patientFetch } from '../transport';
+import { countingAttempts, guardedFetch, kindOfStatus, patientFetch } from '../transport';
 import { isStrictSchema, schemaInstruction } from './structured';
 
 /**
@@ -163,20 +163,20 @@ export function toLlmError(err: unknown, signal?: AbortSignal): LlmError {
 }
 
 export function createOpenAiProvider(opts: OpenAiProviderOptions): LlmProvider {
+  // One client for every call; each counts its own attempts (countingAttempts).
+  const client = new OpenAI({
+    apiKey: opts.apiKey,
+    ...(opts.baseURL !== undefined && { baseURL: opts.baseURL }),
+    maxRetries: opts.maxRetries,
+    timeout: opts.timeoutMs,
+    fetch: guardedFetch(patientFetch(opts.timeoutMs)),
+  });
   return {
     name: 'openai',
     async generate(req: LlmRequest): Promise<LlmResponse> {
       let attempts = 0;
-      // A client per call so the fetch wrapper counts this call's attempts only; construction is cheap.
-      const client = new OpenAI({
-        apiKey: opts.apiKey,
-        ...(opts.baseURL !== undefined && { baseURL: opts.baseURL }),
-        maxRetries: opts.maxRetries,
-        timeout: opts.timeoutMs,
-        fetch: guardedFetch(patientFetch(opts.timeoutMs), () => attempts++),
-      });
       const params = buildParams(req, opts);
-      const reqOpts = req.signal ? { signal: req.signal } : {};
+      const reqOpts: Parameters<typeof client.chat.completions.create>[1] = { ...(req.signal && { signal: req.signal }), fetchOptions: countingAttempts(() => attempts++) };
       try {
         const onDelta = req.onDelta;
         const answer = onDelta
