@@ -1,5 +1,6 @@
 import { actKey, disclaimerAddendum } from './disclaimers';
 import type { Envelope } from './events';
+import { personaByCode } from './personas';
 
 export type Verbosity = 'concise' | 'standard' | 'detailed';
 
@@ -61,8 +62,17 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
     const replaces = (f.replaces ?? []) as string[];
     if (detailed) return `[${f.id}] ${f.text}${replaces.length ? ` (replaces ${replaces.join(', ')})` : ''}`;
     const old = replaces.map((id) => factTexts.get(id)).filter((t): t is string => t !== undefined).map((t) => `“${firstWords(t, 12)}”`);
-    return `${f.text}${replaces.length ? ` (revises ${old.length ? `the earlier ${joinAnd(old)}` : 'an earlier fact'})` : ''}`;
+    return `${plain(f.text)}${replaces.length ? ` (revises ${old.length ? `the earlier ${joinAnd(old)}` : 'an earlier fact'})` : ''}`;
   };
+  // The board's own references, as the person reads them: a ledger id by the fact's opening words, "sp2" as
+  // "sub-problem 2" (a trial's reader met "the ~16 customers a month in sp1.r2.f1" and "the sp1/sp2 plan"). The
+  // detailed transcript keeps them as written.
+  const plain = (text: unknown): string =>
+    detailed
+      ? String(text)
+      : String(text)
+          .replace(FACT_ID, (id: string) => (factTexts.has(id) ? `“${firstWords(factTexts.get(id)!, 8)}”` : id))
+          .replace(SUB_PROBLEM_ID, (_m, n: string) => `sub-problem ${n}`);
   // Where the final recommendation reconciles a sub-problem with another, its section says so: a reader who stops there
   // would otherwise take a decision the plan revised as the last word (a trial's founder would have).
   const laterConflicts = new Map<string, Set<string>>();
@@ -104,7 +114,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'board.assembled':
         for (const m of d.members as Data[]) names.set(m.code, m.name);
-        add(e, 'board', boardText(d, names), 'FACILITATOR', 'THE BOARD');
+        add(e, 'board', detailed ? boardText(d, names) : plain(boardText(d, names, true)), 'FACILITATOR', 'THE BOARD');
         break;
       case 'subproblem.started': {
         const index = Number(String(d.subProblemId).slice(2));
@@ -116,7 +126,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'contribution.completed': {
         const question = d.questionForPerson ? `\nQuestion for you: ${d.questionForPerson}` : '';
-        if (debate) add(e, 'contribution', `${d.text}${detailed ? `\n(position: ${d.position})` : ''}${question}`, names.get(d.persona) ?? d.name);
+        if (debate) add(e, 'contribution', `${plain(d.text)}${detailed ? `\n(position: ${d.position})` : ''}${question}`, names.get(d.persona) ?? d.name);
         break;
       }
       case 'research.declined':
@@ -124,13 +134,13 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         break;
       case 'facilitator.message':
         // The facilitator's relay of an intervention repeats the person's words, shown already as theirs (a trial read each twice).
-        if (detailed || (debate && d.kind !== 'summary' && d.kind !== 'intervention')) add(e, 'facilitator', d.text, 'FACILITATOR');
+        if (detailed || (debate && d.kind !== 'summary' && d.kind !== 'intervention')) add(e, 'facilitator', plain(d.text), 'FACILITATOR');
         break;
       case 'moderator.intervened':
         if (debate) add(e, 'moderator', d.text, `MODERATOR (${String(d.moderator).toUpperCase()})`);
         break;
       case 'research.completed':
-        if (debate) add(e, 'research', `${d.query}\n${d.findings}`, 'RESEARCHER (model knowledge)');
+        if (debate) add(e, 'research', `${plain(d.query)}\n${plain(d.findings)}`, 'RESEARCHER (model knowledge)');
         break;
       case 'round.completed':
         if (detailed) {
@@ -145,10 +155,10 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           (d.options as Data[])
             .map((o) =>
               [
-                `${o.id}. ${o.title} (${String(o.reversibility).replace('_', '-')} door): ${o.description}`,
-                ...((o.pros ?? []) as string[]).map((p) => `   + ${p}`),
-                ...((o.cons ?? []) as string[]).map((c) => `   − ${c}`),
-                ...(o.bestIf ? [`   Best if: ${o.bestIf}`] : []),
+                `${o.id}. ${plain(o.title)} (${String(o.reversibility).replace('_', '-')} door): ${plain(o.description)}`,
+                ...((o.pros ?? []) as string[]).map((p) => `   + ${plain(p)}`),
+                ...((o.cons ?? []) as string[]).map((c) => `   − ${plain(c)}`),
+                ...(o.bestIf ? [`   Best if: ${plain(o.bestIf)}`] : []),
               ].join('\n'),
             )
             .join('\n'),
@@ -158,7 +168,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
       case 'vote.cast':
         voteOf.set(`${d.subProblemId}/${d.persona}`, String(d.optionId));
         // The strong objection too: the synthesis answers it by name, so the reader must be able to find it (a trial could not).
-        if (debate) add(e, 'vote', `votes ${d.optionId} (${confidenceOf(d)}): ${d.rationale}${d.strongObjection ? `\nStrong objection: ${d.strongObjection}` : ''}`, names.get(d.persona) ?? d.name);
+        if (debate) add(e, 'vote', `votes ${d.optionId} (${confidenceOf(d)}): ${plain(d.rationale)}${d.strongObjection ? `\nStrong objection: ${plain(d.strongObjection)}` : ''}`, names.get(d.persona) ?? d.name);
         break;
       case 'votes.calibrated':
         if (detailed && d.skipped) add(e, 'calibration', 'not asked: the vote was unanimous');
@@ -194,14 +204,14 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         // A concern that opens with its expert's name is not prefixed with it again (a trial read "Sofia Lindqvist: Sofia Lindqvist wants…").
         const concernLine = (x: Data) => {
           const name = names.get(x.persona) ?? x.persona;
-          return String(x.concern).startsWith(name) ? String(x.concern) : `${name}: ${x.concern}`;
+          return String(x.concern).startsWith(name) ? plain(x.concern) : `${name}: ${plain(x.concern)}`;
         };
         const text = [
-          s.recommendation,
-          ...(s.rationale ? [`Why: ${s.rationale}`] : []),
+          plain(s.recommendation),
+          ...(s.rationale ? [`Why: ${plain(s.rationale)}`] : []),
           ...bullets('Dissent', dissent.filter((x) => !forWinner(x)).map(concernLine)),
           ...bullets('Reservations of experts who voted for it', dissent.filter(forWinner).map(concernLine)),
-          ...bullets('Caveats', (s.caveats ?? []) as string[]),
+          ...bullets('Caveats', ((s.caveats ?? []) as string[]).map(plain)),
           ...(s.confidence !== undefined ? [`Confidence: ${Number(s.confidence).toFixed(2)}`] : []),
           ...(d.commitment?.triggered ? ['', d.commitment.statement] : []),
           ...(laterConflicts.has(d.subProblemId) ? ['', `The final recommendation revises this where it conflicts with ${subProblemsNamed([...laterConflicts.get(d.subProblemId)!])} (its “Conflicts between sub-problems”).`] : []),
@@ -212,19 +222,19 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
       }
       case 'recommendation.completed':
         // The brief first, so the recommendation stays the log's last entry for a JSON reader (the Markdown moves the brief up).
-        add(e, 'brief', briefText(d), null, 'IN BRIEF');
+        add(e, 'brief', briefText({ ...d, summary: plain(d.summary) }), null, 'IN BRIEF');
         add(
           e,
           'recommendation',
           [
-            d.summary,
+            plain(d.summary),
             '',
-            ...bullets('Conflicts between sub-problems', ((d.conflicts ?? []) as Data[]).map((c) => `${joinAnd(c.between as string[])}: ${c.resolution}`)),
+            ...bullets('Conflicts between sub-problems', ((d.conflicts ?? []) as Data[]).map((c) => `${plain(joinAnd(c.between as string[]))}: ${plain(c.resolution)}`)),
             ...(d.conflicts?.length ? [''] : []),
             'Steps:',
-            ...(d.steps as string[]).map((s, i) => `${i + 1}. ${s}`),
+            ...(d.steps as string[]).map((s, i) => `${i + 1}. ${plain(s)}`),
             '',
-            ...bullets('Trade-offs', (d.tradeoffs ?? []) as string[]),
+            ...bullets('Trade-offs', ((d.tradeoffs ?? []) as string[]).map(plain)),
             ...(d.tradeoffs?.length ? [''] : []),
             ...openQuestionLines(d, detailed),
             `Confidence: ${d.confidence}`,
@@ -278,7 +288,7 @@ function briefText(d: Data): string {
  * per sub-problem), then how it was chosen: what the policy changed in the
  * model's proposal, or what the person's edit did.
  */
-function boardText(d: Data, names: Map<string, string>): string {
+function boardText(d: Data, names: Map<string, string>, byName = false): string {
   const picks = Object.entries((d.picks ?? {}) as Record<string, Data[]>);
   if (!picks.length) return (d.members as Data[]).map((m) => `${m.name}, ${m.rationale}`).join('\n');
   // A rationale that names its expert first (board selection is asked to use names) is not prefixed with the name again.
@@ -293,7 +303,9 @@ function boardText(d: Data, names: Map<string, string>): string {
     person: 'As you changed it.',
   };
   const by = d.selection?.by as string | undefined;
-  const notes = ((d.selection?.notes ?? []) as string[]).map((n) => `- ${n}`);
+  // The policy's notes name experts by code ("replaced performance_marketer with fundraising_advisor"); the reader knows names.
+  const named = (n: string) => (byName ? n.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (code) => names.get(code) ?? personaByCode(code)?.name ?? code) : n);
+  const notes = ((d.selection?.notes ?? []) as string[]).map((n) => `- ${named(n)}`);
   return [...panels, ...(by ? [how[by] ?? ''] : []), ...notes].join('\n');
 }
 
@@ -346,6 +358,9 @@ const firstWords = (t: string, n: number) => {
   const w = t.split(/\s+/);
   return w.length <= n ? t : `${w.slice(0, n).join(' ')}…`;
 };
+/** A fact ledger id ("sp1.r2.f3") and a bare sub-problem id ("sp2", "sp2's"), as the board writes them. */
+const FACT_ID = /\bsp\d+\.r\d+\.f\d+\b/g;
+const SUB_PROBLEM_ID = /\bsp(\d+)\b/g;
 const joinAnd = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
 
 /** "A 0 · B 5": every option, in order. */
@@ -382,7 +397,7 @@ export function transcriptMarkdown(entries: TranscriptEntry[]): string {
   const write = (e: TranscriptEntry) => {
     if (e.section) lines.push('', `## === ${e.section} ===`, '');
     if (e.kind === 'round') lines.push(`### ${e.text}`, '');
-    else lines.push(e.speaker ? `**[${e.speaker}]** ${e.text}` : e.text, '');
+    else lines.push(hardBreaks(e.speaker ? `**[${e.speaker}]** ${e.text}` : e.text), '');
   };
   // The answer under the question it answers (the problem is the log's first entry), then the rest in order.
   const problemAt = before.findIndex((e) => e.kind === 'problem') + 1;
@@ -396,6 +411,13 @@ export function transcriptMarkdown(entries: TranscriptEntry[]): string {
   }
   return `${lines.join('\n').trim()}\n`;
 }
+
+/**
+ * An entry's lines stay lines when the Markdown is rendered: a single newline is a soft break there, which ran a
+ * trial's clarifying questions and assumptions together into one paragraph (and an option's "− con" into its
+ * "+ pro"). Two trailing spaces make it a hard one; a line that opens a list item ("- ", "1. ") needs none.
+ */
+const hardBreaks = (text: string) => text.replace(/([^\n])\n(?=(?!- |\d+\. )[^\n])/g, '$1  \n');
 
 const bullets = (title: string, items: string[]) => (items.length ? [`${title}:`, ...items.map((x) => `- ${x}`)] : []);
 

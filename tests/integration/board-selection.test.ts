@@ -117,10 +117,15 @@ describe('board selection by the model', () => {
     // The panels deliberated as seated: everyone on sp2 voted.
     const voters = events.filter((e) => e.type === 'vote.cast' && e.data.subProblemId === 'sp2').map((e) => e.data.persona);
     expect(voters.sort()).toEqual([...board.panels.sp2].sort());
-    // The transcript shows each seat's reason per panel and what the policy changed.
+    // The transcript shows each seat's reason per panel and what the policy changed, in the reader's words (the
+    // detailed one as the board wrote it).
     const text = transcriptEntries(events).find((e) => e.kind === 'board')!.text;
-    expect(text).toContain('Panel for sp1:\n- Yusuf Karim: The prospect is blocked on a security questionnaire.');
-    expect(text).toContain('- sp2: dropped "chief_astrologer": no such persona in the pool');
+    expect(text).toContain('Panel for sub-problem 1:\n- Yusuf Karim: The prospect is blocked on a security questionnaire.');
+    expect(text).toContain('- sub-problem 2: dropped "chief_astrologer": no such persona in the pool');
+    expect(text).toMatch(/set aside [A-Z][a-z]+ [A-Z]/);
+    const detailed = transcriptEntries(events, 'detailed').find((e) => e.kind === 'board')!.text;
+    expect(detailed).toContain('Panel for sp1:\n- Yusuf Karim');
+    expect(detailed).toContain('set aside technical_architect');
   });
 
   it('falls back to the deterministic pick when the call fails, and says so', async () => {

@@ -158,6 +158,10 @@ describe('disclaimersFor, when the model said where the advice goes beyond gener
     expect(named[0]!.text).toMatch(/consider these steps: ask your doctor/);
     // Health insurance is a benefit, not a medical question.
     expect(kinds('The job gives me health insurance, so I would quit at $7K MRR.')).toEqual([]);
+    // Diagnosing a funnel is not medicine (a trial's plan got "This is not medical advice" for "one diagnosed fix");
+    // being diagnosed with something is.
+    expect(kinds('Give each channel one diagnosed fix, then diagnose the funnel again.')).toEqual([]);
+    expect(kinds('I was diagnosed with burnout last spring; should I go full-time?')).toEqual(['medical']);
   });
 });
 

@@ -8,6 +8,8 @@ import { transcriptEntries, transcriptMarkdown } from '../../src/domain/transcri
 /** The log of a model-written trial whose sub-problems 1 and 2 debated concurrently. */
 const log = JSON.parse(readFileSync(new URL('../fixtures/trials/cofounder-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
 const md = transcriptMarkdown(transcriptEntries(log));
+/** A text as the standard transcript reads it: the board's "sp2" as "sub-problem 2" (these slices cite no ledger id). */
+const asRead = (t: unknown) => String(t).replace(/\bsp(\d+)\b/g, 'sub-problem $1');
 const section = (title: RegExp) => {
   const start = md.search(title);
   const next = md.indexOf('## ===', start + 1);
@@ -20,9 +22,9 @@ describe('the transcript of a session whose sub-problems ran concurrently', () =
     for (const sp of ['sp1', 'sp2', 'sp3']) {
       const n = Number(sp.slice(2));
       const body = section(new RegExp(`## === SUB-PROBLEM ${n} OF 3`));
-      for (const t of turns(sp)) expect(body, `${sp} turn ${t.seq}`).toContain(String(t.data.text).slice(0, 80));
+      for (const t of turns(sp)) expect(body, `${sp} turn ${t.seq}`).toContain(asRead(t.data.text).slice(0, 80));
       for (const other of ['sp1', 'sp2', 'sp3'].filter((x) => x !== sp)) {
-        for (const t of turns(other)) expect(body).not.toContain(String(t.data.text).slice(0, 80));
+        for (const t of turns(other)) expect(body).not.toContain(asRead(t.data.text).slice(0, 80));
       }
       expect(body.match(/### Round 1\//g)).toHaveLength(1);
       expect(body).toMatch(/Votes: A \d+ · B \d+/);
@@ -34,12 +36,12 @@ describe('the transcript of a session whose sub-problems ran concurrently', () =
     for (const q of asked) expect(md).toContain(q.question);
     for (const e of log.filter((x) => x.type === 'synthesis.completed')) {
       const s = e.data.synthesis as { rationale: string; caveats: string[] };
-      expect(md).toContain(s.rationale.slice(0, 60));
-      for (const c of s.caveats) expect(md).toContain(c.slice(0, 60));
+      expect(md).toContain(asRead(s.rationale).slice(0, 60));
+      for (const c of s.caveats) expect(md).toContain(asRead(c).slice(0, 60));
     }
     const rec = log.find((e) => e.type === 'recommendation.completed')!.data as { tradeoffs: string[]; conflicts: { resolution: string }[] };
-    for (const t of rec.tradeoffs) expect(md).toContain(t.slice(0, 60));
-    for (const c of rec.conflicts) expect(md).toContain(c.resolution.slice(0, 60));
+    for (const t of rec.tradeoffs) expect(md).toContain(asRead(t).slice(0, 60));
+    for (const c of rec.conflicts) expect(md).toContain(asRead(c.resolution).slice(0, 60));
   });
 
   it('says each disclaimer once, at the end', () => {
@@ -63,6 +65,34 @@ describe('the answer first', () => {
     // A log with no recommendation (a failed or running session) has no brief.
     const partial = transcriptMarkdown(transcriptEntries(log.filter((e) => e.type !== 'recommendation.completed')));
     expect(partial).not.toContain('IN BRIEF');
+  });
+});
+
+describe('as rendered Markdown', () => {
+  it('keeps each line of an entry a line: a hard break between plain lines, none before a list item', () => {
+    const asked = log.find((e) => e.type === 'clarification.requested')!.data.questions as { question: string; why: string }[];
+    expect(asked.length).toBeGreaterThan(1);
+    // Consecutive questions: a soft break would run them into one paragraph.
+    expect(md).toContain(`${asked[0]!.question} (${asked[0]!.why})  \n${asked[1]!.question}`);
+    // An option's pros and cons: "− con" is no list marker, so it needs the break after the "+ pro" above it.
+    expect(md).toMatch(/^ {3}\+ .+ {2}\n {3}− /m);
+    // Before a list item the break is the list's own.
+    expect(md).toMatch(/^Caveats:\n- /m);
+  });
+});
+
+describe("the board's own references", () => {
+  it('reads a ledger id as the fact it names and "sp2" as "sub-problem 2"; the detailed transcript keeps them', () => {
+    const growth = JSON.parse(readFileSync(new URL('../fixtures/trials/growth-channel-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
+    const standard = transcriptMarkdown(transcriptEntries(growth));
+    const detailed = transcriptMarkdown(transcriptEntries(growth, 'detailed'));
+    // An expert cited "the ~16 customers a month in sp1.r2.f1"; that fact, by its words:
+    const fact = growth.flatMap((e) => (e.type === 'facts.recorded' ? (e.data.facts as { id: string; text: string }[]) : [])).find((f) => f.id === 'sp1.r2.f1')!;
+    expect(detailed).toContain('sp1.r2.f1');
+    expect(standard).not.toMatch(/\bsp\d+\.r\d+\.f\d+\b/);
+    expect(standard).toContain(`“${fact.text.split(/\s+/).slice(0, 8).join(' ')}…”`);
+    expect(standard).not.toMatch(/\bsp\d+\b/);
+    expect(detailed).toMatch(/\bsp\d+\b/);
   });
 });
 
