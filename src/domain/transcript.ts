@@ -229,7 +229,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           [
             plain(d.summary),
             '',
-            ...bullets('Conflicts between sub-problems', ((d.conflicts ?? []) as Data[]).map((c) => `${plain(joinAnd(c.between as string[]))}: ${plain(c.resolution)}`)),
+            ...bullets('Conflicts between sub-problems', ((d.conflicts ?? []) as Data[]).map((c) => `${detailed ? joinAnd(c.between as string[]) : subProblemsNamed(c.between as string[])}: ${plain(c.resolution)}`)),
             ...(d.conflicts?.length ? [''] : []),
             'Steps:',
             ...(d.steps as string[]).map((s, i) => `${i + 1}. ${plain(s)}`),
