@@ -120,7 +120,9 @@ export const diverse = (seats: Persona[]) =>
  * 3. fewer: the gaps are filled with the deterministic pick;
  * 4. a needed domain nobody covers: the last seat whose removal uncovers
  *    nothing (the policy's own seats first) is swapped for the first trimmed
- *    proposal covering it, else the best persona covering it;
+ *    proposal covering it, else the best persona covering it whose expertise
+ *    matches the sub-problem's text better than the model's seat it
+ *    would take (else the domain stays uncovered, with a note);
  * 5. too uniform a temperament (see `diverse`): the same kind of swap, for
  *    a persona that makes the panel diverse without uncovering a domain.
  * Every change is a note, in the person's words.
@@ -144,15 +146,24 @@ export function settlePanel(proposed: readonly Seat[] | undefined, need: PanelNe
     if (proposed) notes.push(`added ${p.code} to fill the panel to ${seats}`);
   }
 
-  const swap = (ok: (panel: Persona[]) => boolean, candidates: Persona[], why: string): boolean => {
+  const fit = (p: Persona) => relevance(p, need.text);
+  let heldByFit = false;
+  const swap = (ok: (panel: Persona[]) => boolean, candidates: Persona[], why: string, keepFit = false): boolean => {
     // Replaceable seats, last first and the policy's own before the model's: the model's earlier seats are its strongest picks.
     const order = [...picks.keys()].reverse().sort((a, b) => Number(picks[a]!.by === 'model') - Number(picks[b]!.by === 'model'));
     for (const c of candidates) {
       for (const i of order) {
         const panel = personas().map((p, j) => (j === i ? c : p));
         if (uncovered(panel, need).length > uncovered(personas(), need).length || !ok(panel)) continue;
-        const out = picks[i]!.code;
         const fromModel = spare.find((s) => s.code === c.code);
+        // A domain tag does not outweigh the model's reading of the sub-problem: its seat gives way only to someone the
+        // model also proposed, or whose expertise matches the sub-problem's text better (a growth trial had
+        // its paid-ads expert swapped for a fundraising adviser "to cover strategy" on a bootstrapped founder's budget).
+        if (keepFit && picks[i]!.by === 'model' && !fromModel && fit(c) <= fit(personas()[i]!)) {
+          heldByFit = true;
+          continue;
+        }
+        const out = picks[i]!.code;
         picks[i] = fromModel ?? { code: c.code, rationale: policyRationale(c, need), by: 'policy' };
         notes.push(`replaced ${out} with ${c.code} ${why}`);
         return true;
@@ -168,8 +179,13 @@ export function settlePanel(proposed: readonly Seat[] | undefined, need: PanelNe
 
   for (const domain of need.domains) {
     if (!uncovered(personas(), need).includes(domain)) continue;
-    if (!swap((panel) => panel.some((p) => p.domains.includes(domain)), rankedCandidates((p) => p.domains.includes(domain)), `to cover ${domain}`)) {
-      notes.push(`${domain} is not covered: every seat covers a domain no other does`);
+    heldByFit = false;
+    if (!swap((panel) => panel.some((p) => p.domains.includes(domain)), rankedCandidates((p) => p.domains.includes(domain)), `to cover ${domain}`, true)) {
+      notes.push(
+        heldByFit
+          ? `${domain} is not covered: nobody who covers it fits this sub-problem better than the seat they would take`
+          : `${domain} is not covered: every seat covers a domain no other does`,
+      );
     }
   }
   if (!diverse(personas()) && !swap(diverse, rankedCandidates(() => true), 'for a mix of risk tolerance and outlook')) {

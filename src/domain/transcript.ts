@@ -103,7 +103,17 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         add(e, 'problem', `${d.problem}${d.context ? `\n\nContext: ${d.context}` : ''}`, null, 'PROBLEM');
         break;
       case 'clarification.requested':
-        add(e, 'questions', (d.questions as Data[]).map((q) => `${q.question} (${q.why})`).join('\n'), 'FACILITATOR', 'CLARIFYING QUESTIONS');
+        add(
+          e,
+          'questions',
+          [
+            ...(d.questions as Data[]).map((q, i) => `${i + 1}. ${q.question} (${q.why})`),
+            // A reader of an automatic session otherwise waits for answers that never come.
+            ...(d.mode === 'auto' ? ['Nobody answers these in an automatic session: the board goes on with what it assumes instead, under PROBLEM STATEMENT.'] : []),
+          ].join('\n'),
+          'FACILITATOR',
+          'CLARIFYING QUESTIONS',
+        );
         break;
       case 'problem.stated':
         add(e, 'statement', [d.statement, ...(d.assumptions as string[]).map((a) => `Assumption: ${a}`)].join('\n'), 'FACILITATOR', 'PROBLEM STATEMENT');

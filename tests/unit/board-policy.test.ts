@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { boardSelectionCall, boardSelectionSchema } from '../../src/calls/board';
 import { diverse, seatsFor, selectBoard, settleBoard, settlePanel, type PanelNeed } from '../../src/domain/board';
-import { personaByCode, PERSONAS, personaSummary } from '../../src/domain/personas';
+import { personaByCode, PERSONAS, personaSummary, relevance } from '../../src/domain/personas';
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/domain/settings';
 import { simulate } from '../../src/llm/simulated/simulated-provider';
 
@@ -70,6 +70,34 @@ describe('settling a proposed panel', () => {
     const { picks, notes } = settlePanel(['technical_architect', 'engineering_manager', 'product_manager'].map(seat), need({ domains: ['technical', 'legal'] }), 3, PERSONAS);
     expect(picks.some((p) => P(p.code).domains.includes('legal'))).toBe(true);
     expect(notes.some((n) => /to cover legal$/.test(n))).toBe(true);
+  });
+
+  it("never swaps the model's seat for a domain tag's sake to someone who fits the sub-problem worse", () => {
+    // The growth-channel trial's sp3: the model seated the paid-ads expert for a $500 budget; "strategy" was uncovered,
+    // and the policy had swapped her for the fundraising adviser, who knows nothing of paid ads.
+    const sp3 = need({
+      id: 'sp3',
+      domains: ['operations', 'strategy', 'finance'],
+      text: 'Weekly time/budget split and 6-month test plan with kill criteria\nDecide how to split the 20 hours/week and $500/month across the chosen channel(s), existing customers and product work, and what leading indicators at which checkpoints trigger doubling down or switching channels.\nAds budget is $500/month; no money for hires.',
+    });
+    const { picks, notes } = settlePanel(['operations_expert', 'data_scientist', 'performance_marketer'].map(seat), sp3, 3, PERSONAS);
+    expect(picks.map((p) => p.code)).toContain('performance_marketer');
+    expect(picks.map((p) => p.code)).not.toContain('fundraising_advisor');
+    // Whatever did change, the newcomer reads the sub-problem better than the model's seat it took.
+    for (const n of notes) {
+      const m = /^replaced (\w+) with (\w+) to cover/.exec(n);
+      if (m) expect(relevance(P(m[2]!), sp3.text)).toBeGreaterThan(relevance(P(m[1]!), sp3.text));
+    }
+  });
+
+  it('says why a domain stays uncovered when no covering candidate fits better than the seat it would take', () => {
+    const n = need({ domains: ['technical', 'legal'], text: 'Refactor the legacy codebase: architecture, automated tests and the deploy pipeline' });
+    const { picks, notes } = settlePanel(['technical_architect', 'engineering_manager', 'fractional_cto'].map(seat), n, 3, PERSONAS);
+    expect(picks.map((p) => p.code)).toEqual(['technical_architect', 'engineering_manager', 'fractional_cto']);
+    expect(notes).toEqual(['legal is not covered: nobody who covers it fits this sub-problem better than the seat they would take']);
+    // A sub-problem about a team: the people partner (who also covers legal) reads it better than the data scientist, and takes the seat.
+    const team = need({ domains: ['technical', 'legal'], text: 'Scale the engineering team and its software architecture' });
+    expect(settlePanel(['technical_architect', 'fractional_cto', 'data_scientist'].map(seat), team, 3, PERSONAS).notes).toEqual(['replaced data_scientist with people_partner to cover legal']);
   });
 
   it('breaks up a panel of one temperament without uncovering a domain', () => {

@@ -32,8 +32,11 @@ describe('the transcript of a session whose sub-problems ran concurrently', () =
   });
 
   it('shows the clarifying questions, each synthesis with its rationale, dissent and caveats, and the conflicts and trade-offs', () => {
-    const asked = log.find((e) => e.type === 'clarification.requested')!.data.questions as { question: string }[];
-    for (const q of asked) expect(md).toContain(q.question);
+    const requested = log.find((e) => e.type === 'clarification.requested')!.data as { mode: string; questions: { question: string }[] };
+    for (const q of requested.questions) expect(md).toContain(q.question);
+    // Nobody answers in an automatic session, and the transcript says so where the questions are.
+    expect(requested.mode).toBe('auto');
+    expect(section(/## === CLARIFYING QUESTIONS ===/)).toContain('Nobody answers these in an automatic session');
     for (const e of log.filter((x) => x.type === 'synthesis.completed')) {
       const s = e.data.synthesis as { rationale: string; caveats: string[] };
       expect(md).toContain(asRead(s.rationale).slice(0, 60));
@@ -72,8 +75,8 @@ describe('as rendered Markdown', () => {
   it('keeps each line of an entry a line: a hard break between plain lines, none before a list item', () => {
     const asked = log.find((e) => e.type === 'clarification.requested')!.data.questions as { question: string; why: string }[];
     expect(asked.length).toBeGreaterThan(1);
-    // Consecutive questions: a soft break would run them into one paragraph.
-    expect(md).toContain(`${asked[0]!.question} (${asked[0]!.why})  \n${asked[1]!.question}`);
+    // Consecutive questions are a numbered list, so rendered Markdown cannot run them into one paragraph.
+    expect(md).toContain(`1. ${asked[0]!.question} (${asked[0]!.why})\n2. ${asked[1]!.question}`);
     // An option's pros and cons: "− con" is no list marker, so it needs the break after the "+ pro" above it.
     expect(md).toMatch(/^ {3}\+ .+ {2}\n {3}− /m);
     // Before a list item the break is the list's own.
