@@ -3,7 +3,10 @@
  * so the worker's own CPU can be read from /proc.
  *   1. zero model latency: BENCH_TP_SESSIONS sessions at once, worker CPU and
  *      wall time per model call (every ledger row the worker wrote);
- *   2. SIM_LATENCY_MS=BENCH_TP_LATENCY_MS, no jitter, WORKER_CONCURRENCY =
+ *   2. SIM_LATENCY_MS=BENCH_TP_LATENCY_MS, SIM_JITTER=BENCH_TP_JITTER (default
+ *      0: every call takes exactly the latency, so sessions started together
+ *      stay in lockstep and their steps reach the worker in bursts, the worst
+ *      case; 0.2 is the service's default), WORKER_CONCURRENCY =
  *      BENCH_TP_CONCURRENT: that many sessions at once, each session's wall
  *      time over its critical-path bound (p50, p90, max).
  * BENCH_TP_MODEL=sdk answers the zero-latency run's calls from the fake
@@ -148,7 +151,8 @@ export async function throughputBench(databaseUrl: string): Promise<string[]> {
   }
 
   if (!process.env.BENCH_TP_SKIP_CONCURRENT) {
-    const svc = await startPair(databaseUrl, { SIM_LATENCY_MS: String(latency), WORKER_CONCURRENCY: String(conc) });
+    const jitter = process.env.BENCH_TP_JITTER ?? '0';
+    const svc = await startPair(databaseUrl, { SIM_LATENCY_MS: String(latency), SIM_JITTER: jitter, WORKER_CONCURRENCY: String(conc) });
     const cpu0 = cpuMs(svc.worker.pid!);
     const t0 = performance.now();
     const ids = await batch(svc.url, conc, `tp-conc-${run}`);
@@ -173,7 +177,7 @@ export async function throughputBench(databaseUrl: string): Promise<string[]> {
     }
     const n = await calls(db, ids);
     await svc.stop();
-    out.push(`\nworker throughput, ${conc} sessions at once on one worker (WORKER_CONCURRENCY=${conc}, ${latency} ms per call, no jitter): ${ratios.length}/${conc} completed, ${n} calls`);
+    out.push(`\nworker throughput, ${conc} sessions at once on one worker (WORKER_CONCURRENCY=${conc}, ${latency} ms per call, ${Number(jitter) ? `jitter ±${Math.round(Number(jitter) * 100)}%` : 'no jitter'}): ${ratios.length}/${conc} completed, ${n} calls`);
     out.push(
       `  wall / critical-path bound: p50 ${pct(ratios, 50).toFixed(3)}, p90 ${pct(ratios, 90).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)} (target p90 ≤ 1.10); worker CPU ${((100 * cpu) / wall).toFixed(0)}% of a core over ${(wall / 1000).toFixed(1)} s`,
       `  against the nominal bound (every call exactly ${latency} ms): p50 ${pct(nominal, 50).toFixed(3)}, p90 ${pct(nominal, 90).toFixed(3)}, max ${Math.max(...nominal).toFixed(3)}`,
