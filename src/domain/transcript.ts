@@ -54,6 +54,16 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
       if (fresh.length) add({ ...e, data: {} }, 'disclaimer', disclaimerAddendum(x.kind, fresh));
     }
   };
+  // In an automatic session nobody answers, so an expert asks the same question round after round (a growth trial's reader
+  // met one three times): the standard transcript shows a question once per expert and sub-problem, unless it asks more.
+  const questionsAsked = new Map<string, Set<string>[]>();
+  const askedBefore = (d: Data): boolean => {
+    const key = `${d.subProblemId}/${d.persona}`;
+    const words = questionWords(String(d.questionForPerson));
+    const earlier = questionsAsked.get(key) ?? [];
+    questionsAsked.set(key, [...earlier, words]);
+    return earlier.some((w) => [...words].every((x) => w.has(x)));
+  };
   const debate = verbosity !== 'concise';
   const detailed = verbosity === 'detailed';
   // The ledger's ids are the board's, not the reader's: the standard transcript names a revised fact by its words.
@@ -135,7 +145,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
         if (debate) add(e, 'round', `Round ${d.round}/${d.maxRounds} (${d.phase})`);
         break;
       case 'contribution.completed': {
-        const question = d.questionForPerson ? `\nQuestion for you: ${d.questionForPerson}` : '';
+        const question = d.questionForPerson && (detailed || !askedBefore(d)) ? `\nQuestion for you: ${d.questionForPerson}` : '';
         if (debate) add(e, 'contribution', `${plain(d.text)}${detailed ? `\n(position: ${d.position})` : ''}${question}`, names.get(d.persona) ?? d.name);
         break;
       }
@@ -450,3 +460,6 @@ function openQuestionLines(d: Data, detailed: boolean): string[] {
     '',
   ];
 }
+
+/** A question's words, for telling a repeated question from a new one. */
+const questionWords = (q: string) => new Set(q.toLowerCase().match(/[\p{L}\p{N}$%.]+/gu)?.map((w) => w.replace(/\.$/, '')) ?? []);

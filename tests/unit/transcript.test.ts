@@ -86,7 +86,7 @@ describe('as rendered Markdown', () => {
 
 describe("the board's own references", () => {
   it('reads a ledger id as the fact it names and "sp2" as "sub-problem 2"; the detailed transcript keeps them', () => {
-    const growth = JSON.parse(readFileSync(new URL('../fixtures/trials/growth-channel-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
+    const growth = JSON.parse(readFileSync(new URL('../fixtures/transcripts/growth-channel-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
     const standard = transcriptMarkdown(transcriptEntries(growth));
     const detailed = transcriptMarkdown(transcriptEntries(growth, 'detailed'));
     // An expert cited "the ~16 customers a month in sp1.r2.f1"; that fact, by its words:
@@ -96,6 +96,25 @@ describe("the board's own references", () => {
     expect(standard).toContain(`“${fact.text.split(/\s+/).slice(0, 8).join(' ')}…”`);
     expect(standard).not.toMatch(/\bsp\d+\b/);
     expect(detailed).toMatch(/\bsp\d+\b/);
+  });
+});
+
+describe('questions for the person', () => {
+  it("shows an expert's question once per sub-problem when later rounds ask it again, and the detailed transcript keeps every one", () => {
+    // Nobody answers in an automatic session; this trial's experts asked the same question up to three times.
+    const growth = JSON.parse(readFileSync(new URL('../fixtures/transcripts/growth-channel-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
+    const asked = growth.filter((e) => e.type === 'contribution.completed' && e.data.questionForPerson).map((e) => String(e.data.questionForPerson));
+    const shown = (md: string) => md.match(/^Question for you: .*$/gm) ?? [];
+    const standard = shown(transcriptMarkdown(transcriptEntries(growth)));
+    expect(shown(transcriptMarkdown(transcriptEntries(growth, 'detailed')))).toHaveLength(asked.length);
+    expect(standard.length).toBeLessThan(asked.length);
+    expect(new Set(standard).size).toBe(standard.length);
+    // A later question that asks more than the first (savings, then the part-time job's pay) is kept.
+    expect(standard).toContain('Question for you: How much do you have in savings, and what does your part-time job pay per month?');
+    expect(standard).toContain('Question for you: How much do you have in savings, and does the $3K MRR currently go to living costs or stay in the business?');
+    // Every question asked is shown in some form: each one's words are all in a question shown.
+    const words = (q: string) => q.toLowerCase().match(/[\p{L}\p{N}$%]+/gu)!;
+    for (const q of asked) expect(standard.some((s) => words(q).every((w) => words(s).includes(w))), q).toBe(true);
   });
 });
 
