@@ -155,7 +155,7 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
     intervention: i.intervention ? `\nThe person intervened before this round: "${i.intervention}". Say in your summary how the experts answered it.\n` : '',
     straw:
       i.round === 1
-        ? '\nThis was the opening round: also fill `straw`, the straw vote: the distinct positions the opening statements took, as options (A, B, C, D in order, 2-4 unless everyone took the same one), each expert mapped onto the option their opening position supports, and whether the decision as a whole is a one-way door (hard to reverse) or a two-way door.\n'
+        ? '\nThis was the opening round: also fill `straw`, the straw vote: the distinct positions the opening statements took, as options (A, B, C, D in order, 2-4 unless everyone took the same one), each expert mapped onto the option their opening position supports, and whether this sub-problem’s decision is a one-way door (at least one position commits the person in a way that is costly to undo) or a two-way door.\n'
         : '\nSet `straw` to null (it is for the opening round only).\n',
     lastRound:
       i.round >= i.maxRounds

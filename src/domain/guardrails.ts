@@ -137,6 +137,21 @@ function actText(what: string): string {
 }
 
 /**
+ * Whether what the board recommends is hard to reverse: the chosen option's
+ * own door; with no winner (a tie, a deferral), the decision's. A one-way
+ * decision answered with a two-way step (measure first, pilot, then decide)
+ * gets no irreversibility warning: a trial's plan of reversible steps had
+ * closed with "This decision is hard to reverse".
+ */
+export function recommendsOneWay(
+  options: { decisionReversibility: 'one_way' | 'two_way'; options: readonly { id: string; reversibility: 'one_way' | 'two_way' }[] },
+  tally: { winner: string | null },
+): boolean {
+  const chosen = tally.winner === null ? undefined : options.options.find((o) => o.id === tally.winner);
+  return (chosen?.reversibility ?? options.decisionReversibility) === 'one_way';
+}
+
+/**
  * Escalation disclaimers the advice needs, at most one of each kind, always
  * in the order legal, medical, financial, safety, irreversible; irreversible
  * for a one-way door.

@@ -92,7 +92,7 @@ export type Option = z.infer<typeof optionSchema>;
 
 export const optionsSchema = z.object({
   options: z.array(optionSchema).min(2).max(4),
-  decisionReversibility: z.enum(['one_way', 'two_way']).describe('Is the decision as a whole hard to reverse?'),
+  decisionReversibility: z.enum(['one_way', 'two_way']).describe("Is this sub-problem's decision hard to reverse: would at least one of its options commit the person in a way that is costly to undo?"),
   reversibilityWhy: z.string().min(3).max(400),
 });
 export type OptionsOutput = z.infer<typeof optionsSchema>;
@@ -139,7 +139,7 @@ export const strawSchema = z.object({
     .max(4)
     .describe('The distinct positions the opening statements took, as options A, B, C, D in order'),
   votes: z.array(z.object({ persona: z.string().max(40), optionId: z.string().regex(/^[A-D]$/) })).max(6).describe("Each expert's opening position as one of those options"),
-  reversibility: z.enum(['one_way', 'two_way']).describe('Is the decision as a whole hard to reverse?'),
+  reversibility: z.enum(['one_way', 'two_way']).describe("Is this sub-problem's decision hard to reverse: would at least one of its options commit the person in a way that is costly to undo?"),
 });
 export type Straw = z.infer<typeof strawSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DISCLAIMERS, disclaimersFor, lintAdvisory, mergeDisclaimers, screenRequest } from '../../src/domain/guardrails';
+import { DISCLAIMERS, disclaimersFor, lintAdvisory, mergeDisclaimers, recommendsOneWay, screenRequest } from '../../src/domain/guardrails';
 import { SPECIFIC_LEADS } from '../../src/domain/disclaimers';
 import { loadScenarios } from '../support/scenarios';
 
@@ -87,6 +87,15 @@ describe('disclaimersFor', () => {
   it('adds irreversible for a one-way door, last, and nothing for ordinary decisions', () => {
     expect(kinds('Rename the product', [], true)).toEqual(['irreversible']);
     expect(kinds('Should I name my startup FooBar or BarFoo?')).toEqual([]);
+  });
+  it("warns of a one-way door by what the board recommends: the chosen option's door, the decision's when nothing was chosen", () => {
+    // The rust trial: "rewrite or stay" is a one-way decision, and the board chose a two-way ladder of measured steps.
+    const options = { decisionReversibility: 'one_way' as const, options: [{ id: 'A', reversibility: 'two_way' as const }, { id: 'B', reversibility: 'one_way' as const }] };
+    expect(recommendsOneWay(options, { winner: 'A' })).toBe(false);
+    expect(recommendsOneWay(options, { winner: 'B' })).toBe(true);
+    // A deferral or a tie commits to nothing yet: the decision's door stands.
+    expect(recommendsOneWay(options, { winner: null })).toBe(true);
+    expect(recommendsOneWay({ ...options, decisionReversibility: 'two_way' }, { winner: null })).toBe(false);
   });
   it('returns each kind once, in a stable order, with advisory escalation text', () => {
     const d = disclaimersFor({

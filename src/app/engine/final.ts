@@ -1,6 +1,6 @@
 import { event } from '../../domain/events';
 import { currentFacts } from '../../domain/debate/record';
-import { disclaimersFor, lintAdvisory, mergeDisclaimers, type Disclaimer } from '../../domain/guardrails';
+import { disclaimersFor, lintAdvisory, recommendsOneWay, mergeDisclaimers, type Disclaimer } from '../../domain/guardrails';
 import { finalRecommendationCall } from '../../calls/synthesis';
 import type { FinalRecommendation } from '../../domain/model';
 import { nameOf, type Engine, type Framing } from './context';
@@ -46,7 +46,7 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
     const summary = lintAdvisory(out.summary);
     const steps = out.steps.map(lintAdvisory);
     const guidance = out.beyondGeneralGuidance?.map((x) => ({ ...x, what: lintAdvisory(x.what).fixed }));
-    const oneWay = f.order.some((id) => results[id]!.options.decisionReversibility === 'one_way');
+    const oneWay = f.order.some((id) => recommendsOneWay(results[id]!.options, results[id]!.tally));
     // One per kind across the sub-problems and the plan, each with every specific act any of them named.
     const disclaimers = mergeDisclaimers([
       ...f.order.map((id) => results[id]!.disclaimers),

@@ -1,7 +1,7 @@
 import { debateEffect, type DebateEffect, type StrawVote } from '../../domain/straw';
 import { commitmentStatement, commitmentTriggers, qualityReport, type QualityReport } from '../../domain/commitment';
 import { event } from '../../domain/events';
-import { disclaimersFor, lintAdvisory, type Disclaimer } from '../../domain/guardrails';
+import { disclaimersFor, lintAdvisory, recommendsOneWay, type Disclaimer } from '../../domain/guardrails';
 import { synthesisCall } from '../../calls/synthesis';
 import type { Synthesis, SubProblem } from '../../domain/model';
 import { brief, nameOf, round4, type Engine } from './context';
@@ -56,7 +56,7 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
     const disclaimers = disclaimersFor({
       text: `${e.problem}\n${sp.goal}\n${synthesis.recommendation}`,
       domains,
-      oneWayDoor: options.decisionReversibility === 'one_way',
+      oneWayDoor: recommendsOneWay(options, tally),
       beyondGeneralGuidance: guidance,
     });
     const meanConfidence = votes.length ? votes.reduce((a, x) => a + x.confidence, 0) / votes.length : 0;
