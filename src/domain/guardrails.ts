@@ -115,20 +115,17 @@ export function lintAdvisory(text: string): { ok: boolean; violations: string[];
 
 export { DISCLAIMERS, mergeDisclaimers, type Disclaimer, type DisclaimerKind } from './disclaimers';
 
-/** Keyword rules per kind. Word-bounded, with lookarounds where business jargon reuses the word ("tech debt", "health check"). */
-const KEYWORDS: Record<Exclude<DisclaimerKind, 'irreversible'>, RegExp> = {
-  legal:
-    /\b(?:contracts?|contractual|lawsuits?|su(?:e|ing|ed)|litigation|lawyers?|attorneys?|legal(?:ly)?|equity|compliance|compliant|regulations?|regulatory|regulators?|liabilit(?:y|ies)|trademarks?|patents?|copyrights?|intellectual property|gdpr|hipaa|terms of service|non-?competes?|ndas?|incorporat(?:e|ion|ing)|visas?|court|lawful|unlawful|illegal)\b/iu,
+/**
+ * The keyword floor under the model's judgement: medical and physical-safety
+ * questions are rare in business decisions and costly to miss. Word-bounded,
+ * with lookarounds where business jargon reuses the word ("health check").
+ */
+const KEYWORDS: Record<'medical' | 'safety', RegExp> = {
   medical:
     /\b(?:medical|medicine|medications?|diagnosed with|therap(?:y|ies|ist)|symptoms?|doctors?|physicians?|prescriptions?|illness(?:es)?|diseases?|surgery|pregnan(?:t|cy)|mental health|depression|anxiety disorder|clinical|patients?|(?<!(?:financial|business|company|customer|account|system|service|codebase|code|brand|team|market|pipeline|portfolio|product|cash|community|platform|server|site)\s)health(?!\s*[- ]?checks?|\s+insurance)(?:care)?)\b/iu,
-  financial:
-    /\b(?:invest(?:s|ed|ing|ment|ments|or|ors)?|loans?|(?<!(?:tech|technical|design|code|ux|product)\s)debts?|retirement|(?<!(?:cost|time|labou?r)\s)savings|tax(?:es|ation)?|mortgages?|401\s?\(?k\)?|pension|stocks|stock market|shares|portfolio|crypto(?:currency|currencies)?|bitcoin|brokerage|dividends?|interest rates?|bankrupt(?:cy)?|life savings|credit card debt|borrow(?:ing|ed)?)\b/iu,
   safety:
     /\b(?:injur(?:y|ies|e|ed|ing)|hazards?|hazardous|weapons?|firearms?|unsafe|explosives?|toxic|poison(?:s|ous|ing)?|physical (?:safety|harm|risk)|safety risks?|workplace safety|heavy machinery|flammable|electrocution|radiation|chemicals?)\b/iu,
 };
-
-/** A sum of money in the text: "$50K", "€2,000", "10k dollars", "USD 5m". */
-const MONEY = /(?:[$€£]\s?\d|\b\d[\d,.]*\s?(?:k|m|bn)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds)\b|\b(?:usd|eur|gbp)\s?\d)/iu;
 
 /** An act as the disclaimer quotes it: advisory (`lintAdvisory`), lower-case first letter unless an acronym or a name, no closing stop. */
 function actText(what: string): string {
@@ -154,46 +151,33 @@ export function recommendsOneWay(
 /**
  * Escalation disclaimers the advice needs, at most one of each kind, always
  * in the order legal, medical, financial, safety, irreversible; irreversible
- * for a one-way door.
- *
- * When the model said where acting on the advice goes beyond general
- * guidance (`beyondGeneralGuidance`, even `[]`), the disclaimers are the
- * model's, each the standard sentence of its kind plus the specific acts; the
- * keyword rules stay only as a floor for medical and physical-safety
- * questions (rare in business decisions, costly to miss), so a database
- * sprint no longer gets "not financial advice". When it did not (answers
- * recorded before the field existed), the keyword rules decide, as before:
- * legal (or the 'legal' domain), medical (or a 'medical'/'health' domain),
- * financial (or the 'finance' domain when the text names a sum of money),
- * physical safety.
+ * for a one-way door. The model says where acting on the advice goes beyond
+ * general guidance (`beyondGeneralGuidance`, [] when nothing does): each kind
+ * it names is one disclaimer, the standard sentence of its kind plus the
+ * specific acts, so a database sprint no longer gets "not financial advice".
+ * Keyword rules (or a 'medical'/'health'/'safety' domain) add only a medical
+ * or physical-safety disclaimer the model left out.
  */
 export function disclaimersFor(input: {
   text: string;
   domains: string[];
   oneWayDoor: boolean;
-  beyondGeneralGuidance?: { kind: Exclude<DisclaimerKind, 'irreversible'>; what: string }[] | undefined;
+  beyondGeneralGuidance: readonly { kind: Exclude<DisclaimerKind, 'irreversible'>; what: string }[];
 }): Disclaimer[] {
   const domains = new Set(input.domains.map((d) => d.toLowerCase()));
-  const keyword = {
-    legal: () => KEYWORDS.legal.test(input.text) || domains.has('legal'),
+  const floor = {
     medical: () => KEYWORDS.medical.test(input.text) || domains.has('medical') || domains.has('health'),
-    financial: () => KEYWORDS.financial.test(input.text) || (domains.has('finance') && MONEY.test(input.text)),
     safety: () => KEYWORDS.safety.test(input.text) || domains.has('safety'),
   };
-  const named = input.beyondGeneralGuidance;
   const out: Disclaimer[] = [];
   for (const kind of DISCLAIMER_ORDER) {
     if (kind === 'irreversible') {
       if (input.oneWayDoor) out.push({ kind, text: DISCLAIMERS[kind] });
       continue;
     }
-    if (!named) {
-      if (keyword[kind]()) out.push({ kind, text: DISCLAIMERS[kind] });
-      continue;
-    }
-    const acts = distinctActs(named.filter((x) => x.kind === kind).map((x) => actText(x.what)));
+    const acts = distinctActs(input.beyondGeneralGuidance.filter((x) => x.kind === kind).map((x) => actText(x.what)));
     if (acts.length) out.push(specificDisclaimer(kind, acts));
-    else if ((kind === 'medical' || kind === 'safety') && keyword[kind]()) out.push({ kind, text: DISCLAIMERS[kind] });
+    else if ((kind === 'medical' || kind === 'safety') && floor[kind]()) out.push({ kind, text: DISCLAIMERS[kind] });
   }
   return out;
 }

@@ -172,8 +172,10 @@ export type EscalationKind = (typeof ESCALATION_KINDS)[number];
 
 /**
  * Where acting on the advice goes beyond general guidance, in the model's
- * words: the specific act and the professional. Optional so that answers
- * recorded before it existed stay valid (the keyword rules stand in for them).
+ * words: the specific act and the professional. Required: a model that left
+ * it out (an optional field a growth trial's synthesis skipped) had its
+ * silence read by keyword rules, which put "not financial advice" under a
+ * marketing budget; now it says [] itself.
  */
 export const beyondGeneralGuidanceSchema = z
   .array(
@@ -187,7 +189,6 @@ export const beyondGeneralGuidanceSchema = z
     }),
   )
   .max(4)
-  .optional()
   .describe(
     'Only where acting on this advice needs a professional (lawyer, doctor, financial adviser or accountant, safety professional) beyond general guidance: a contract to sign, equity to grant, a loan or personal savings at stake, a health or physical-safety risk; [] when nothing does (ordinary business, product, marketing and budget choices)',
   );

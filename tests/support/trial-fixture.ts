@@ -116,6 +116,17 @@ function bag(text: string) {
 }
 
 /**
+ * A recorded answer as today's schema wants it. `beyondGeneralGuidance`
+ * became required after the early trials were recorded (their synthesis and
+ * final answers lack it, and were then read by keyword rules): an answer
+ * without it said nothing needs a professional beyond general guidance.
+ */
+function withCurrentFields(tool: string, answer: Record<string, unknown>): Record<string, unknown> {
+  if ((tool === 'synthesis' || tool === 'final_recommendation') && !('beyondGeneralGuidance' in answer)) return { ...answer, beyondGeneralGuidance: [] };
+  return answer;
+}
+
+/**
  * Answers each request with the recorded answer of the most similar recorded
  * request for the same tool, each recording used once. Prompts carry the case
  * memory, whose order follows concurrent commits, so a replayed prompt need
@@ -171,7 +182,7 @@ export function trialResponder(trial: Trial) {
       return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `no recorded answer left for ${tool}` } } };
     }
     best.used = true;
-    return tool ? { toolInput: best.answer as Record<string, unknown>, toolName: tool } : { text: String(best.answer) };
+    return tool ? { toolInput: withCurrentFields(tool, best.answer as Record<string, unknown>), toolName: tool } : { text: String(best.answer) };
   };
   return { responder, unmatched, filled, unused: () => recorded.filter((r) => !r.used).map((r) => `${r.n} ${r.tool}`) };
 }

@@ -60,27 +60,19 @@ describe('lintAdvisory', () => {
 });
 
 describe('disclaimersFor', () => {
-  const kinds = (text: string, domains: string[] = [], oneWayDoor = false) => disclaimersFor({ text, domains, oneWayDoor }).map((d) => d.kind);
+  const kinds = (text: string, domains: string[] = [], oneWayDoor = false) => disclaimersFor({ text, domains, oneWayDoor, beyondGeneralGuidance: [] }).map((d) => d.kind);
 
-  it('flags legal topics by keyword or domain', () => {
-    expect(kinds('The co-founder wants 30% equity.')).toEqual(['legal']);
-    expect(kinds('Review the contract with the reseller.')).toEqual(['legal']);
-    expect(kinds('GDPR compliance for EU customers')).toEqual(['legal']);
-    expect(kinds('Pick a partner', ['legal'])).toEqual(['legal']);
+  it('says nothing legal or financial the model did not name, whatever the words or domains', () => {
+    // The growth trial: a synthesis that left the field out had "not financial advice" put under a $500 marketing budget.
+    expect(kinds('The co-founder wants 30% equity; review the contract.', ['legal', 'finance'])).toEqual([]);
+    expect(kinds('Should I invest $50K in SEO?', ['finance'])).toEqual([]);
   });
-  it('flags medical topics', () => {
+  it('keeps a medical floor under the model', () => {
     expect(kinds('Should I stop my medication to work longer hours?')).toEqual(['medical']);
     expect(kinds('My therapist suggests a break.')).toEqual(['medical']);
     expect(kinds('Add health checks to the API and watch the financial health of the company.')).toEqual([]);
   });
-  it('flags financial topics by keyword, or the finance domain when money is named', () => {
-    expect(kinds('Should I invest $50K in SEO?')).toEqual(['financial']);
-    expect(kinds('Take a loan against my retirement savings?')).toEqual(['financial']);
-    expect(kinds('Pay down the tech debt first?')).toEqual([]);
-    expect(kinds('Which channel should I pick with $50K?', ['finance'])).toEqual(['financial']);
-    expect(kinds('Which channel should I pick?', ['finance'])).toEqual([]);
-  });
-  it('flags physical safety', () => {
+  it('keeps a physical-safety floor under the model', () => {
     expect(kinds('The warehouse has a fire hazard near the loading bay.')).toEqual(['safety']);
     expect(kinds('Staff could suffer an injury on the new machines.')).toEqual(['safety']);
   });
@@ -102,9 +94,14 @@ describe('disclaimersFor', () => {
       text: 'Hazard on site; equity contract; invest savings; medication; lawsuit; another contract',
       domains: ['legal', 'finance'],
       oneWayDoor: true,
+      beyondGeneralGuidance: [
+        { kind: 'financial', what: 'have an accountant check the tax on the savings you invest' },
+        { kind: 'legal', what: 'have a lawyer review the equity contract before you sign it' },
+        { kind: 'legal', what: 'have a lawyer answer the lawsuit' },
+      ],
     });
     expect(d.map((x) => x.kind)).toEqual(['legal', 'medical', 'financial', 'safety', 'irreversible']);
-    expect(d.find((x) => x.kind === 'legal')!.text).toMatch(/^This is not legal advice; consider consulting a qualified lawyer/);
+    expect(DISCLAIMERS.legal).toMatch(/^This is not legal advice; consider consulting a qualified lawyer/);
     for (const text of Object.values(DISCLAIMERS)) expect(lintAdvisory(text).ok).toBe(true);
     for (const lead of Object.values(SPECIFIC_LEADS)) expect(lintAdvisory(`${lead} have a lawyer review the agreement before you sign it.`).ok).toBe(true);
   });
@@ -116,10 +113,6 @@ describe('disclaimersFor, when the model said where the advice goes beyond gener
   const revenueShare = { kind: 'legal' as const, what: 'Have a lawyer review the partner revenue-share agreement before you sign it.' };
 
   it('adds no legal or financial disclaimer the model did not name, whatever the keywords', () => {
-    expect(disclaimersFor({ text: sprint, domains: ['technical', 'finance', 'legal'], oneWayDoor: false })).toEqual([
-      { kind: 'legal', text: DISCLAIMERS.legal },
-      { kind: 'financial', text: DISCLAIMERS.financial },
-    ]);
     expect(disclaimersFor({ text: sprint, domains: ['technical', 'finance', 'legal'], oneWayDoor: false, beyondGeneralGuidance: [] })).toEqual([]);
   });
 
@@ -180,7 +173,8 @@ describe('mergeDisclaimers', () => {
   it('says each kind once across the sub-problems and the plan, with every distinct act any of them named', () => {
     const sp1 = legal(['have a lawyer review the revenue-share agreement before you sign it']);
     const sp2 = [...legal(['Have a lawyer review the revenue-share agreement before you sign it.', 'have a lawyer draft the freelancer contract']), { kind: 'irreversible' as const, text: DISCLAIMERS.irreversible }];
-    const fallback = disclaimersFor({ text: 'Should I invest $50K in SEO?', domains: [], oneWayDoor: false });
+    // As older answers stored it: the standard sentence alone.
+    const fallback = [{ kind: 'financial' as const, text: DISCLAIMERS.financial }];
     const merged = mergeDisclaimers([sp2, sp1, fallback]);
     expect(merged.map((d) => d.kind)).toEqual(['legal', 'financial', 'irreversible']);
     expect(merged[0]!.acts).toEqual(['have a lawyer review the revenue-share agreement before you sign it', 'have a lawyer draft the freelancer contract']);

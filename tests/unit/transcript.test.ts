@@ -239,7 +239,7 @@ describe('specific disclaimers', () => {
   });
   const events = [
     synthesis(1, 'sp1', legal([agreement])),
-    synthesis(2, 'sp2', [...legal([agreement, contract]), ...disclaimersFor({ text: 'Take a loan against my retirement savings?', domains: [], oneWayDoor: true })]),
+    synthesis(2, 'sp2', [...legal([agreement, contract]), { kind: 'financial', text: DISCLAIMERS.financial }, { kind: 'irreversible', text: DISCLAIMERS.irreversible }]),
     {
       seq: 3,
       type: 'recommendation.completed',

@@ -623,7 +623,7 @@ export type Event_recommendation_completed = {
         question: string;
         changes: string;
     }[];
-    beyondGeneralGuidance?: {
+    beyondGeneralGuidance: {
         kind: "legal" | "medical" | "financial" | "safety";
         what: string;
     }[];
@@ -954,7 +954,7 @@ export type Event_synthesis_completed = {
         }[];
         confidence: number;
         caveats: string[];
-        beyondGeneralGuidance?: {
+        beyondGeneralGuidance: {
             kind: "legal" | "medical" | "financial" | "safety";
             what: string;
         }[];
