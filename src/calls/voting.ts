@@ -41,13 +41,25 @@ const door = (o: Pick<Option, 'reversibility'>) => `${o.reversibility.replace('_
 const optionBrief = (o: VoteInput['options'][number]) =>
   `${o.id}. ${o.title} (${door(o)}): ${o.description}\n  Pros: ${o.pros.join('; ')}\n  Cons: ${o.cons.join('; ')}\n  Best if: ${o.bestIf}`;
 
+/** A marked disagreement as the voter reads it; one from before the last round says so, and who has spoken since. */
+function disagreementLine(d: VoteInput['disagreements'][number]): string {
+  const line = `${nameOf(d.persona)} disagrees with ${d.with.map(nameOf).join(' and ')}`;
+  if (d.round === undefined) return line;
+  const since = d.answeredSince?.length ? `; ${d.answeredSince.map(nameOf).join(' and ')} spoke after it, so check the record for whether it still stands` : '';
+  return `${line} (marked in round ${d.round}, ${nameOf(d.persona)}'s last turn${since})`;
+}
+
 export interface VoteInput {
   persona: Persona;
   subProblem: SubProblemBrief;
   /** The facilitator's strongest arguments at the debate's last round. */
   keyArguments: string[];
-  /** Whom each panel member challenged in their latest turn (persona codes): the disagreements open at the vote. */
-  disagreements: { persona: string; with: string[] }[];
+  /**
+   * Whom each panel member challenged in their latest turn (persona codes): the disagreements open at the vote.
+   * `round` is that turn's round when it was before the last one, with who of those challenged spoke after it
+   * (`answeredSince`): two trials' voters read a round-2 challenge as open though its target had conceded in round 3.
+   */
+  disagreements: { persona: string; with: string[]; round?: number; answeredSince?: string[] }[];
   /** The facilitator's reading of the last round: the disagreements it saw, marked or not. */
   lastSummary: string | null;
   /** The voter's own latest position; null when they did not speak. */
@@ -85,7 +97,7 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
     persona: i.persona,
     subProblem: i.subProblem,
     keyArguments: bullets(i.keyArguments),
-    disagreements: bullets(i.disagreements.filter((d) => d.with.length).map((d) => `${nameOf(d.persona)} disagrees with ${d.with.map(nameOf).join(' and ')}`)),
+    disagreements: bullets(i.disagreements.filter((d) => d.with.length).map(disagreementLine)),
     lastSummary: i.lastSummary ?? '(none)',
     position: i.position ?? '(did not speak)',
     options: i.options.map(optionBrief),

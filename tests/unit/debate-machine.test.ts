@@ -239,6 +239,24 @@ describe('the debate machine: who speaks and what they see', () => {
   });
 });
 
+describe('the debate machine: what the vote reads of the disagreements', () => {
+  it("keeps the round of each expert's latest turn, so a challenge from before the last round is read as such", () => {
+    // Round 1: everyone; round 2: only user_advocate and risk_manager. The analyst challenged the architect in round 1 and
+    // did not speak again; the architect, whom the challenge named, did not speak after it either; the risk manager did.
+    const r = run(
+      {
+        facilitator: (round) => (round === 1 ? { wantsToSpeak: ['user_advocate', 'risk_manager'] } : {}),
+        turn: (code, input) => (code === 'financial_analyst' && input.round === 1 ? { disagreesWith: ['technical_architect', 'risk_manager'] } : {}),
+      },
+      { maxRounds: 2 },
+    );
+    expect(speakersOf(r)[1]).toEqual(['user_advocate', 'risk_manager']);
+    expect(r.outcome.rounds).toBe(2);
+    expect(r.outcome.disagreements.financial_analyst).toEqual(['technical_architect', 'risk_manager']);
+    expect(r.outcome.lastTurnRound).toEqual({ technical_architect: 1, financial_analyst: 1, user_advocate: 2, risk_manager: 2 });
+  });
+});
+
 describe('the debate machine: moderators and research', () => {
   it('a moderator fires at most once per kind: the contrarian against early agreement, the skeptic against unverified claims', () => {
     // Every round agrees early and rests on assumptions: each moderator still speaks once.

@@ -81,6 +81,17 @@ describe('the vote', () => {
     expect(text).not.toContain(`${personaByCode('risk_manager')!.name} disagrees`);
   });
 
+  it('reads a disagreement marked before the last round as such, with who of those it challenged spoke after it', () => {
+    // Two trials: a round-2 challenge read as open at the vote, though its target had conceded in round 3.
+    const stale = prompt(voteCall, { ...input, disagreements: [{ persona: 'performance_marketer', with: ['financial_analyst', 'growth_strategist'], round: 2, answeredSince: ['financial_analyst'] }] });
+    const dana = personaByCode('performance_marketer')!.name;
+    expect(stale).toContain(
+      `${dana} disagrees with ${analyst.name} and ${personaByCode('growth_strategist')!.name} (marked in round 2, ${dana}'s last turn; ${analyst.name} spoke after it, so check the record for whether it still stands)`,
+    );
+    // Marked in the last round: read as it stands.
+    expect(text).toMatch(new RegExp(`${analyst.name} disagrees with ${personaByCode('growth_strategist')!.name}$`, 'm'));
+  });
+
   it("sees the facilitator's reading of the last round, so a disagreement stated only in words reaches the voters", () => {
     expect(text).toContain("The facilitator's reading of the last round:\nDaniel still holds the cap at $6K against Sofia’s $9K");
     expect(prompt(voteCall, { ...input, lastSummary: null })).toContain("The facilitator's reading of the last round:\n(none)");

@@ -43,7 +43,12 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
   });
   const ids = options.options.map((o) => o.id) as [string, ...string[]];
   // Disagreements among the panel only: a model may name an expert who is not on it, or itself.
-  const disagreements = panel.map((code) => ({ persona: code, with: (d.disagreements[code] ?? []).filter((c) => c !== code && panel.includes(c)) }));
+  const disagreements = panel.map((code) => {
+    const withWhom = (d.disagreements[code] ?? []).filter((c) => c !== code && panel.includes(c));
+    const round = d.lastTurnRound[code];
+    if (round === undefined || round >= d.rounds) return { persona: code, with: withWhom };
+    return { persona: code, with: withWhom, round, answeredSince: withWhom.filter((c) => (d.lastTurnRound[c] ?? 0) > round) };
+  });
 
   const votes: Vote[] = await Promise.all(
     panel.map((code) =>

@@ -56,6 +56,7 @@ export function debateOutcome(state: DebateState, s: EngineSettings): DebateOutc
     turnsByPersona: state.turnsByPersona,
     keyArguments: state.keyArguments,
     disagreements: state.disagreements,
+    lastTurnRound: Object.fromEntries(chaptersOf(state).flatMap((c) => c.turns.map((t) => [t.persona, c.round] as const))),
     // A disagreement an expert states only in words (no `disagreesWith`) still reaches the voters through it.
     lastSummary: state.rounds.findLast((r) => r.summary !== null)?.summary ?? null,
     transcript: debateContext(state.rounds, state.keyArguments, s),

@@ -162,6 +162,8 @@ export interface DebateOutcome {
   keyArguments: string[];
   /** Whom each expert challenged in their latest turn: the disagreements still open at the vote. */
   disagreements: Record<string, string[]>;
+  /** The round of each expert's latest turn: a challenge from an earlier round may have been answered since. */
+  lastTurnRound: Record<string, number>;
   /** The facilitator's summary of the last round it summarised (its points and disagreements); null if none. */
   lastSummary: string | null;
   transcript: string;
