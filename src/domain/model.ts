@@ -116,7 +116,7 @@ export const calibrationSchema = z.object({
 export const factSchema = z.object({
   text: z.string().min(3).max(300).describe('The fact as the board will use it, with its number and unit where it has one'),
   kind: z.enum(['figure', 'assumption', 'decision', 'constraint']),
-  source: z.string().max(40).describe("Who established it: an expert's persona code, 'person' for what the person said, or 'research'"),
+  source: z.string().max(40).describe("Who established it: an expert's persona code, 'person' for what the person said, 'research', or 'facilitator' for a figure you derived from the panel's"),
   replaces: z
     .array(z.string().max(24))
     .max(3)
