@@ -57,7 +57,9 @@ export function chooseMechanism(
     return {
       mechanism: 'supermajority',
       why:
-        `This decision is hard to reverse (a one-way door), so the board requires a supermajority: ` +
+        // Said of the options, not the choice: a one-way decision is often answered with a two-way step (a trial read
+        // "this decision is hard to reverse" above a reversible paid trial).
+        `At least one option is hard to reverse (a one-way door), so the board requires a supermajority: ` +
         `at least ${pct(s.supermajority)} of the experts behind one option; short of that, it recommends more analysis or deferring.`,
     };
   }

@@ -234,7 +234,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           ...bullets('Caveats', ((s.caveats ?? []) as string[]).map(plain)),
           ...(s.confidence !== undefined ? [`Confidence: ${Number(s.confidence).toFixed(2)}`] : []),
           ...(d.commitment?.triggered ? ['', d.commitment.statement] : []),
-          ...(laterConflicts.has(d.subProblemId) ? ['', `The final recommendation revises this where it conflicts with ${subProblemsNamed([...laterConflicts.get(d.subProblemId)!])} (its “Conflicts between sub-problems”).`] : []),
+          ...(laterConflicts.has(d.subProblemId) ? ['', `The final recommendation reconciles this with ${subProblemsNamed([...laterConflicts.get(d.subProblemId)!])} where they conflict (its “Conflicts between sub-problems”).`] : []),
         ];
         add(e, 'synthesis', text.join('\n'), 'FACILITATOR');
         disclaim(e, (d.disclaimers ?? []) as Data[]);

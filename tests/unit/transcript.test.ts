@@ -179,7 +179,7 @@ describe('the fact ledger and the final reconciliation, as a reader meets them',
       const n = sp.slice(2);
       const start = md.search(new RegExp(`## === SUB-PROBLEM ${n} OF`));
       const body = md.slice(start, md.indexOf('## ===', start + 1));
-      expect(body, sp).toMatch(/The final recommendation revises this where it conflicts with sub-problems? [\d, and]+ \(its “Conflicts between sub-problems”\)/);
+      expect(body, sp).toMatch(/The final recommendation reconciles this with sub-problems? [\d, and]+ where they conflict \(its “Conflicts between sub-problems”\)/);
     }
   });
 });
