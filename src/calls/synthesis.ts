@@ -75,6 +75,11 @@ export interface FinalInput {
   open: { subProblemId: string; title: string }[];
   /** Questions only the person can answer that nobody answered. */
   openQuestions: { subProblemId: string; name: string; question: string }[];
+  /**
+   * The intake's clarifying questions nobody answered (every one, in an automatic session), each with the assumption the
+   * board went on with: a trial's plan rested on an assumed price per customer whose question never reached "questions for you".
+   */
+  unansweredClarifications: { question: string; assumption: string }[];
   /** The session's fact ledger, whole: what the reconciliation works from (the case memory's budget must not cut it). */
   facts: LedgerFact[];
 }
@@ -120,9 +125,14 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
       ...i.open.map((o) => `${o.subProblemId} (${o.title}): not deliberated; the person skipped it, so it stays open`),
     ],
     facts: i.facts.length ? `\nThe fact ledger (every fact the sub-problems recorded, oldest first):\n${i.facts.map((f) => `- ${ledgerLine(f)}`).join('\n')}\n` : '',
-    openQuestions: i.openQuestions.length
-      ? `\nQuestions the experts asked the person that no checkpoint answer took up, in their words, repeats included (some may be answered since, in what the person told the board: leave those out):\n${i.openQuestions.map((q) => `- ${q.subProblemId}, ${q.name}: ${q.question}`).join('\n')}\n`
-      : '',
+    openQuestions: [
+      i.unansweredClarifications.length
+        ? `\nClarifying questions asked at intake that nobody answered, each with the assumption the board went on with:\n${i.unansweredClarifications.map((q) => `- ${q.question} (assumed: ${q.assumption})`).join('\n')}\n`
+        : '',
+      i.openQuestions.length
+        ? `\nQuestions the experts asked the person that no checkpoint answer took up, in their words, repeats included (some may be answered since, in what the person told the board: leave those out):\n${i.openQuestions.map((q) => `- ${q.subProblemId}, ${q.name}: ${q.question}`).join('\n')}\n`
+        : '',
+    ].join(''),
   }),
   estimate: { input: 3_500, output: 800 },
 });

@@ -21,7 +21,10 @@ import { charBudget } from './tokens';
 const SECTIONS = {
   statement: { title: '', drop: Infinity },
   // A trial's board kept working on assumptions the person had corrected in their answers: the title says which wins.
-  assumptions: { title: 'Assumptions the board made (where what the person told the board says otherwise, the person is right):', drop: 3 },
+  assumptions: {
+    title: 'Assumptions the board made at intake (where what the person told the board says otherwise, the person is right; where a later fact in the ledger settles one otherwise, the fact stands):',
+    drop: 3,
+  },
   person: { title: 'What the person told the board (oldest first):', drop: 5 },
   decisions: { title: 'Decisions so far:', drop: 4 },
   subProblems: { title: 'Sub-problems:', drop: 2 },
@@ -146,7 +149,14 @@ export function boardView(mem: CaseMemory): BoardView {
   const answers = mem.intents.filter((i) => i.kind === 'answer').map((i) => `- ${i.text}`);
   const frame = [
     ...(mem.statement ? [`Problem statement${mem.statementBy === 'person' ? ' (as the person rewrote it)' : ''}: ${mem.statement}`] : []),
-    ...(mem.assumptions.length ? [`Assumptions the board made${answers.length ? " (where the person's answers below say otherwise, the answers are right)" : ''}:`, ...mem.assumptions.map((a) => `- ${a}`)] : []),
+    // A trial's board kept reading an intake assumption ("the plateau is acquisition, not churn") its first sub-problem had
+    // found unknown: the frame is fixed once the debate starts, so it says what outranks it.
+    ...(mem.assumptions.length
+      ? [
+          `Assumptions the board made at intake (${answers.length ? "where the person's answers below say otherwise, the answers are right; " : ''}where a later fact in the ledger settles one otherwise, the fact stands):`,
+          ...mem.assumptions.map((a) => `- ${a}`),
+        ]
+      : []),
     ...(answers.length ? ["The person's answers to the board's questions:", ...answers] : []),
   ].join('\n');
   return { frame, facts: mem.facts, personSaid: mem.intents.filter((i) => i.kind !== 'answer').map((i) => i.text) };

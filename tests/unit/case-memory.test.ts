@@ -365,7 +365,7 @@ describe('renderCaseMemory', () => {
       [
         '### Case so far',
         'Problem statement: Should I pivot my project management tool to serve only law firms?',
-        'Assumptions the board made (where what the person told the board says otherwise, the person is right):',
+        'Assumptions the board made at intake (where what the person told the board says otherwise, the person is right; where a later fact in the ledger settles one otherwise, the fact stands):',
         '- Law firms keep paying 3x',
         '- Churn stays at 30%',
         'What the person told the board (oldest first):',

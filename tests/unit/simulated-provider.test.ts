@@ -271,6 +271,7 @@ async function session(seed: string, s: Scenario, rounds = 3) {
     syntheses,
     open: [],
     openQuestions: [],
+    unansweredClarifications: [],
     facts: [],
   });
   return { statement, decomposition, debates, decisions, syntheses, recommendation };
@@ -860,7 +861,7 @@ describe('simulated provider', () => {
     expect(withConflicts).toBeGreaterThan(0);
     expect(withoutConflicts).toBeGreaterThan(0);
 
-    const final = (syntheses: FinalInput['syntheses'], open: FinalInput['open'] = []) => call(finalRecommendationCall, 'fin#1', { statement: 'Decide how to grow.', syntheses, open, openQuestions: [], facts: [] });
+    const final = (syntheses: FinalInput['syntheses'], open: FinalInput['open'] = []) => call(finalRecommendationCall, 'fin#1', { statement: 'Decide how to grow.', syntheses, open, openQuestions: [], unansweredClarifications: [], facts: [] });
     // The simulated integrator reads the recommendations; the rest of each decision is left plain.
     const part = <T extends Pick<FinalInput['syntheses'][number], 'subProblemId' | 'title' | 'recommendation' | 'confidence' | 'deferred'>>(x: T) => ({ winner: null, tie: [], rationale: 'The board weighed the options.', dissent: [], caveats: [], ...x });
     const commit = part({ subProblemId: 'sp1', title: 'Hiring', recommendation: 'We recommend option A, "Commit now to the hire", backed by 3 of 4 board members.', confidence: 0.7, deferred: false });

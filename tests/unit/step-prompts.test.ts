@@ -1,3 +1,4 @@
+import { unansweredClarifications } from '../../src/app/engine/final';
 import { describe, expect, it } from 'vitest';
 import {
   calibrationCall,
@@ -230,8 +231,28 @@ describe('the final recommendation', () => {
     ],
     open: [{ subProblemId: 'sp5', title: 'Product-led growth' }],
     openQuestions: [{ subProblemId: 'sp2', name: 'Thomas Berg', question: 'How much cash is in the bank today?' }],
+    unansweredClarifications: [{ question: 'What does a typical customer pay a month?', assumption: 'About $200 a month, from $8K MRR over roughly 40 customers.' }],
   };
   const text = prompt(finalRecommendationCall, input);
+
+  it("sees the intake's unanswered clarifying questions with the assumption each left, beside the experts' questions", () => {
+    // A trial's plan rested on an assumed price per customer whose intake question never reached "questions for you".
+    expect(text).toContain(
+      'Clarifying questions asked at intake that nobody answered, each with the assumption the board went on with:\n- What does a typical customer pay a month? (assumed: About $200 a month, from $8K MRR over roughly 40 customers.)',
+    );
+    expect(text).toContain('- sp2, Thomas Berg: How much cash is in the bank today?');
+    expect(prompt(finalRecommendationCall, { ...input, unansweredClarifications: [] })).not.toContain('Clarifying questions asked at intake');
+  });
+
+  it('leaves out the clarifying questions the person answered at the checkpoint (q1, q2… in the order asked)', () => {
+    const clarifications = ['price', 'churn', 'runway'].map((w) => ({ question: `What is your ${w}?`, why: 'It changes the plan.', assumption: `A typical ${w}.` }));
+    const statement = { statement: 'Grow to $20K MRR?', clarifications, assumptions: [], domains: ['finance' as const], category: 'growth' as const, vague: false, safety: { allowed: true, reason: '' } };
+    expect(unansweredClarifications(statement).map((q) => q.question)).toEqual(['What is your price?', 'What is your churn?', 'What is your runway?']);
+    expect(unansweredClarifications({ ...statement, answers: [{ id: 'q2' }] })).toEqual([
+      { question: 'What is your price?', assumption: 'A typical price.' },
+      { question: 'What is your runway?', assumption: 'A typical runway.' },
+    ]);
+  });
 
   it('shows the fact ledger whole, with ids, however long the case so far', () => {
     const text = prompt(finalRecommendationCall, input);

@@ -41,6 +41,7 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
       }),
       open: skipped.map((id) => ({ subProblemId: id, title: titleOf(id) })),
       openQuestions,
+      unansweredClarifications: unansweredClarifications(f.statement),
       facts: currentFacts(e.run.board().facts),
     });
     const summary = lintAdvisory(out.summary);
@@ -68,4 +69,10 @@ export async function recommend(e: Engine, framing: Framing, results: Record<str
       patch: { phase: 'recommendation', progress: { phase: 'recommendation', percent: 98 } },
     };
   });
+}
+
+/** The intake's questions the person left unanswered (ids q1, q2… in the order asked, as the clarification checkpoint numbers them). */
+export function unansweredClarifications(statement: Framing['statement'] & { answers?: { id: string }[] }): { question: string; assumption: string }[] {
+  const answered = new Set((statement.answers ?? []).map((a) => a.id));
+  return statement.clarifications.filter((_, i) => !answered.has(`q${i + 1}`)).map(({ question, assumption }) => ({ question, assumption }));
 }
