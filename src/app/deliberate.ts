@@ -1,7 +1,7 @@
 import type { ProblemStatement, SubProblem } from '../domain/model';
 import type { Board } from './engine/board';
 import { assembleBoard } from './engine/board';
-import type { Engine, Framing } from './engine/context';
+import { nameOf, type Engine, type Framing } from './engine/context';
 import { debate } from './engine/debate';
 import { decompose } from './engine/decompose';
 import { recommend, type Recommendation } from './engine/final';
@@ -140,10 +140,32 @@ interface SubProblemContext {
   prices: Prices;
 }
 
+/** At most this many of the earlier sub-problems' open questions open a later one's record. */
+const EARLIER_QUESTIONS = 8;
+
+/**
+ * What a sub-problem's record opens with from the sub-problems it depends on: each decision, and the questions their
+ * experts put to the person that nobody answered (once each), so this panel does not ask them again: an automatic
+ * session's experts asked the founder's runway in three sub-problems.
+ */
+export function earlierDecisions(deps: Pick<SubProblemResult, 'subProblemId' | 'synthesis' | 'openQuestions'>[]): string {
+  if (!deps.length) return '';
+  const seen = new Set<string>();
+  const questions = deps
+    .flatMap((d) => d.openQuestions ?? [])
+    .filter((q) => !seen.has(q.question.trim().toLowerCase()) && seen.add(q.question.trim().toLowerCase()))
+    .slice(0, EARLIER_QUESTIONS);
+  return [
+    'Decided earlier by the board:',
+    ...deps.map((d) => `- ${d.subProblemId}: ${d.synthesis.recommendation}`),
+    ...(questions.length ? ['Questions those sub-problems put to the person, still unanswered (on the person\'s list already):', ...questions.map((q) => `- ${q.question.trim()} (${nameOf(q.persona)})`)] : []),
+  ]
+    .join('\n')
+    .concat('\n');
+}
+
 async function runSubProblem(e: Engine, c: SubProblemContext, sp: SubProblem, panel: string[], deps: SubProblemResult[]): Promise<SubProblemResult> {
-  const decidedEarlier = deps.length
-    ? `Decided earlier by the board:\n${deps.map((d) => `- ${d.subProblemId}: ${d.synthesis.recommendation}`).join('\n')}\n`
-    : '';
+  const decidedEarlier = earlierDecisions(deps);
   const memory = await memoryForPanel(e, sp, panel, c.earlier, c.recalled);
   // Seats the person asked for in words: the expert is told what for (`picks` is absent from a board step stored before seats carried it).
   const requested = Object.fromEntries((c.picks?.[sp.id] ?? []).flatMap((s) => (s.wanted ? [[s.code, s.wanted] as const] : [])));

@@ -414,7 +414,12 @@ export function transcriptMarkdown(entries: TranscriptEntry[]): string {
   }
   const ordered = [...bySubProblem.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   const lines: string[] = [];
+  // The plan's summary reads once, under the question; the last section points to it (two trials' readers met the
+  // same paragraph twice, word for word). The JSON entries keep it in both, for a reader of either alone.
+  const summaries = briefs.map((b) => b.text.slice(0, Math.max(0, b.text.indexOf('\n\nConfidence: '))));
   const write = (e: TranscriptEntry) => {
+    const summary = e.kind === 'recommendation' ? summaries.find((x) => x && e.text.startsWith(x)) : undefined;
+    if (summary) e = { ...e, text: `The summary is at the top, under IN BRIEF.${e.text.slice(summary.length)}` };
     if (e.section) lines.push('', `## === ${e.section} ===`, '');
     if (e.kind === 'round') lines.push(`### ${e.text}`, '');
     else lines.push(hardBreaks(e.speaker ? `**[${e.speaker}]** ${e.text}` : e.text), '');

@@ -1,4 +1,5 @@
 import { unansweredClarifications } from '../../src/app/engine/final';
+import { earlierDecisions } from '../../src/app/deliberate';
 import { describe, expect, it } from 'vitest';
 import {
   calibrationCall,
@@ -330,5 +331,29 @@ describe('newestWithin', () => {
   });
   it('holds a typical debate whole: six turns of 1,000 characters', () => {
     expect(newestWithin(Array.from({ length: 6 }, () => 'x'.repeat(1_000)), SUMMARY_TURNS_MAX_CHARS).omitted).toBe(0);
+  });
+});
+
+describe("a later sub-problem's record", () => {
+  it('opens with the decisions it depends on and, once each, the questions they left open for the person', () => {
+    const q = (persona: string, question: string) => ({ persona, question, round: 1 });
+    const deps = [
+      { subProblemId: 'sp1', synthesis: { recommendation: 'Run a 30-day test first.' }, openQuestions: [q('financial_analyst', 'How many months of runway do you have?'), q('sales_leader', 'What would the candidate accept?')] },
+      { subProblemId: 'sp2', synthesis: { recommendation: 'Hire part-time on a low base.' }, openQuestions: [q('turnaround_cfo', 'How many months of runway do you have? ')] },
+    ] as unknown as Parameters<typeof earlierDecisions>[0];
+    const text = earlierDecisions(deps);
+    expect(text).toBe(
+      [
+        'Decided earlier by the board:',
+        '- sp1: Run a 30-day test first.',
+        '- sp2: Hire part-time on a low base.',
+        "Questions those sub-problems put to the person, still unanswered (on the person's list already):",
+        `- How many months of runway do you have? (${personaByCode('financial_analyst')!.name})`,
+        `- What would the candidate accept? (${personaByCode('sales_leader')!.name})`,
+        '',
+      ].join('\n'),
+    );
+    expect(earlierDecisions([])).toBe('');
+    expect(earlierDecisions([{ ...deps[0]!, openQuestions: [] }])).not.toContain('Questions');
   });
 });

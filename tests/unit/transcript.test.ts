@@ -65,6 +65,11 @@ describe('the answer first', () => {
     const brief = section(/## === IN BRIEF ===/);
     expect(brief).toContain(rec.summary);
     expect(brief).toContain(`Confidence: ${rec.confidence}. The whole recommendation, with its steps, the conflicts between sub-problems it settles and trade-offs, is the last section`);
+    // The summary reads once in the Markdown: the last section points to the brief; the JSON entry keeps it whole.
+    const last = section(/## === RECOMMENDATION ===/);
+    expect(last).not.toContain(rec.summary);
+    expect(last).toContain('**[FACILITATOR]** The summary is at the top, under IN BRIEF.');
+    expect(transcriptEntries(log).find((x) => x.kind === 'recommendation')!.text.startsWith(rec.summary)).toBe(true);
     // A log with no recommendation (a failed or running session) has no brief.
     const partial = transcriptMarkdown(transcriptEntries(log.filter((e) => e.type !== 'recommendation.completed')));
     expect(partial).not.toContain('IN BRIEF');
