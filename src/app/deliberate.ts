@@ -158,7 +158,7 @@ export function earlierDecisions(deps: Pick<SubProblemResult, 'subProblemId' | '
   return [
     'Decided earlier by the board:',
     ...deps.map((d) => `- ${d.subProblemId}: ${d.synthesis.recommendation}`),
-    ...(questions.length ? ['Questions those sub-problems put to the person, still unanswered (on the person\'s list already):', ...questions.map((q) => `- ${q.question.trim()} (${nameOf(q.persona)})`)] : []),
+    ...(questions.length ? ["Questions those sub-problems put to the person (on the person's list already; open unless what the person told the board answers them):", ...questions.map((q) => `- ${q.question.trim()} (${nameOf(q.persona)})`)] : []),
   ]
     .join('\n')
     .concat('\n');

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/domain/aggregation';
 import { commitmentStatement, commitmentTriggers, qualityReport } from '../../src/domain/commitment';
 import type { Tally } from '../../src/domain/model';
+import { dissentersOf } from '../../src/app/engine/synthesis';
+import { personaByCode } from '../../src/domain/personas';
 import { DEFAULT_ENGINE_SETTINGS as S } from '../../src/domain/settings';
 
 const v = (persona: string, optionId: string, confidence = 0.8, strongObjection: string | null = null) => ({ persona, optionId, confidence, strongObjection });
@@ -153,5 +155,18 @@ describe('qualityReport', () => {
   it('drift is 0 on topic and 10 entirely off topic', () => {
     expect(qualityReport({ ...base, meanRelevance: 10 }).drift).toBe(0);
     expect(qualityReport({ ...base, meanRelevance: 0 }).drift).toBe(10);
+  });
+});
+
+describe('who dissents, and with what', () => {
+  it("quotes each dissenter's reason for their own vote, never a strong objection aimed at a third option", () => {
+    // The pricing trial: an expert who preferred B strongly objected to C, and that objection was printed as his reservation about A.
+    const votes = [
+      { persona: 'pricing_strategist', optionId: 'A', rationale: 'A tests the price with real money. It is reversible.' },
+      { persona: 'financial_analyst', optionId: 'B', rationale: 'B brings cash in sooner, which the runway needs. The rest follows.', strongObjection: 'C: a $29 tier now needs 69-104 payers.' },
+    ];
+    expect(dissentersOf(votes, 'A')).toEqual([{ name: personaByCode('financial_analyst')!.name, concern: 'B brings cash in sooner, which the runway needs.' }]);
+    // With no winner (a tie or a deferral) everyone is listed with their reason.
+    expect(dissentersOf(votes, null).map((d) => d.concern)).toEqual(['A tests the price with real money.', 'B brings cash in sooner, which the runway needs.']);
   });
 });

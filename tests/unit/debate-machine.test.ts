@@ -332,7 +332,7 @@ describe('the debate machine: questions only the person can answer', () => {
   const asking = (round: number) => (code: string, input: ExpertTurnInput) =>
     code === 'user_advocate' && input.round === round ? { questionForPerson: `What is your churn, round ${round}?` } : {};
 
-  it('shows them at the round-end checkpoint; an intervention answers them, any other choice leaves them open', () => {
+  it('shows them at the round-end checkpoint and keeps them open whatever the person chose, an intervention included', () => {
     const r = run(
       {
         // Round 3's speakers all ask (who speaks in round 3 follows the speaker rules).
@@ -345,9 +345,12 @@ describe('the debate machine: questions only the person can answer', () => {
     expect(asks.map((a) => a.round)).toEqual([1, 2]);
     expect((asks[0]!.proposal as RoundEndProposal).questions).toEqual([{ persona: 'user_advocate', name: expect.any(String), question: 'What is your churn, round 1?' }]);
     expect(asks[0]!.prompt).toMatch(/a question only you can answer: answer in an intervention/);
-    // Round 1's was answered by the intervention; round 2's stayed open at a "continue"; round 3's was never shown (the debate stopped).
+    // Round 1's stays open beside the intervention (which may or may not answer it: the final step reads both); round 2's
+    // stayed open at a "continue"; round 3's was never shown (the debate stopped).
+    expect(turnsOf(r)[1]!.turns[0]!.input.intervention).toBe('Churn is 3% a month.');
     const third = speakersOf(r)[2]!;
     expect(r.outcome.openQuestions.map((q) => [q.round, q.persona, q.question])).toEqual([
+      [1, 'user_advocate', 'What is your churn, round 1?'],
       [2, 'user_advocate', 'What is your churn, round 2?'],
       ...third.map((code) => [3, code, 'What is your churn, round 3?']),
     ]);

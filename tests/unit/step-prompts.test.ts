@@ -347,7 +347,7 @@ describe("a later sub-problem's record", () => {
         'Decided earlier by the board:',
         '- sp1: Run a 30-day test first.',
         '- sp2: Hire part-time on a low base.',
-        "Questions those sub-problems put to the person, still unanswered (on the person's list already):",
+        "Questions those sub-problems put to the person (on the person's list already; open unless what the person told the board answers them):",
         `- How many months of runway do you have? (${personaByCode('financial_analyst')!.name})`,
         `- What would the candidate accept? (${personaByCode('sales_leader')!.name})`,
         '',

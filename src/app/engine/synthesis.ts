@@ -3,7 +3,7 @@ import { commitmentStatement, commitmentTriggers, qualityReport, type QualityRep
 import { event } from '../../domain/events';
 import { disclaimersFor, lintAdvisory, recommendsOneWay, type Disclaimer } from '../../domain/guardrails';
 import { synthesisCall } from '../../calls/synthesis';
-import type { Synthesis, SubProblem } from '../../domain/model';
+import type { Synthesis, SubProblem, Vote } from '../../domain/model';
 import { brief, nameOf, round4, type Engine } from './context';
 import type { DebateOutcome } from './debate';
 import type { VoteOutcome } from './vote';
@@ -44,9 +44,7 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
     const synthesis: Synthesis = { ...out, recommendation: rec.fixed, rationale: why.fixed, caveats, ...(guidance && { beyondGeneralGuidance: guidance }) };
     const triggers = commitmentTriggers({ tally, votes, reversibility: options.decisionReversibility }, e.settings);
     const winner = options.options.find((o) => o.id === tally.winner);
-    const dissenters = votes
-      .filter((x) => x.optionId !== tally.winner)
-      .map((x) => ({ name: nameOf(x.persona), concern: x.strongObjection ?? firstSentence(x.rationale) }));
+    const dissenters = dissentersOf(votes, tally.winner);
     // A tie or a deferral is said plainly: there is no decision to commit to.
     const statement = winner
       ? commitmentStatement({ decision: winner.title, dissenters, rationale: firstSentence(synthesis.rationale), triggered: triggers.length > 0, confidence: synthesis.confidence })
@@ -101,6 +99,15 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
       patch: { subProblemProgress: { id: sp.id, value: { stage: 'done', round: d.rounds, maxRounds: d.maxRounds, fraction: 1 } } },
     };
   });
+}
+
+/**
+ * Who voted against the winner, each with why they voted as they did: their rationale's first sentence, not their
+ * strong objection, which may be aimed at a third option (a pricing trial's statement quoted an expert's objection to
+ * option C as his reservation about the winner); the transcript shows the objection under the vote it came with.
+ */
+export function dissentersOf(votes: readonly Pick<Vote, 'persona' | 'optionId' | 'rationale'>[], winner: string | null): { name: string; concern: string }[] {
+  return votes.filter((x) => x.optionId !== winner).map((x) => ({ name: nameOf(x.persona), concern: firstSentence(x.rationale) }));
 }
 
 const firstSentence = (t: string) => /^[\s\S]*?[.!?](?=\s|$)/.exec(t)?.[0] ?? t;

@@ -192,10 +192,12 @@ export function apply(state: DebateState, result: DebateResult, s: EngineSetting
       return afterResearch(st);
     case 'steered': {
       const cur = currentRound(st);
-      const answered = result.resolution.action === 'intervene' && !!result.resolution.message;
-      // The person's intervention answers the questions the checkpoint showed; any other choice leaves them open.
-      editRound(st, { steer: result.resolution, ...(answered && { next: { ...cur.next, intervention: result.resolution.message! } }) });
-      if (!answered) st.openQuestions = [...st.openQuestions, ...(cur.end!.personQuestions ?? [])];
+      const intervened = result.resolution.action === 'intervene' && !!result.resolution.message;
+      editRound(st, { steer: result.resolution, ...(intervened && { next: { ...cur.next, intervention: result.resolution.message! } }) });
+      // The questions the checkpoint showed stay open whatever the person chose: an intervention may answer some, or none
+      // (a pricing trial's person intervened about a competitor, and an expert's unrelated question vanished). The person's
+      // words travel with them (the case's "what the person told the board"), and the final step leaves out what they answer.
+      st.openQuestions = [...st.openQuestions, ...(cur.end!.personQuestions ?? [])];
       if (personStops(result.resolution)) {
         st.stage = 'done';
         return st;
