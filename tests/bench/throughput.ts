@@ -21,7 +21,7 @@
 import { untilReady } from './ready';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../support/child';
@@ -138,7 +138,11 @@ export async function throughputBench(databaseUrl: string): Promise<string[]> {
     const wall = performance.now() - t0;
     const cpu = cpuMs(svc.worker.pid!) - cpu0;
     // The measured window, on the profile's clock (CLOCK_MONOTONIC, µs): cpu-profile.ts leaves start-up and warm-up out.
-    if (process.env.BENCH_CPU_PROF) writeFileSync(`${process.env.BENCH_CPU_PROF}/window.json`, JSON.stringify({ from, to: monotonicUs() }));
+    if (process.env.BENCH_CPU_PROF) {
+      // The worker's --cpu-prof-dir makes the folder when it exits, after this: a missing folder had thrown here and left the pair running.
+      mkdirSync(process.env.BENCH_CPU_PROF, { recursive: true });
+      writeFileSync(`${process.env.BENCH_CPU_PROF}/window.json`, JSON.stringify({ from, to: monotonicUs() }));
+    }
     const n = await calls(db, ids);
     await svc.stop();
     await fake?.close();
