@@ -11,6 +11,8 @@ export interface SynthesisInput {
   /** Calibrated votes: each with its strong objection, the confidence it was cast with and the reason for any change. */
   votes: Vote[];
   tally: Tally;
+  /** This sub-problem's facts in the ledger as it stands: what the decision may settle or make stale. */
+  facts: LedgerFact[];
 }
 
 const two = (n: number) => n.toFixed(2);
@@ -35,7 +37,7 @@ export const synthesisCall = defineCall<SynthesisInput, Synthesis>({
   role: 'synthesis',
   phase: 'synthesis',
   tier: 'smart',
-  maxTokens: 2000,
+  maxTokens: 2600,
   template: 'synthesis',
   output: fixed(synthesisSchema),
   vars: (i) => ({
@@ -43,8 +45,9 @@ export const synthesisCall = defineCall<SynthesisInput, Synthesis>({
     options: i.options.map((o) => `${o.id}. ${o.title}: ${o.description}`),
     votes: i.votes.map(voteLine),
     tally: tallyText(i.tally),
+    facts: i.facts.length ? i.facts.map(ledgerLine) : '(none)',
   }),
-  estimate: { input: 3_400, output: 600 },
+  estimate: { input: 3_600, output: 700 },
 });
 
 type OptionRef = Pick<Option, 'id' | 'title'>;

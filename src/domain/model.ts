@@ -204,6 +204,12 @@ export const synthesisSchema = z.object({
   confidence: z.number().min(0).max(1),
   caveats: z.array(z.string().max(300)).max(5),
   beyondGeneralGuidance: beyondGeneralGuidanceSchema,
+  facts: z
+    .array(factSchema)
+    .max(4)
+    .describe(
+      "What the decision settles that the rest of the board must use from now on (the price, cap, date or rule it chose), each naming in `replaces` the facts of this sub-problem's ledger it settles or makes stale; [] when the ledger already says it",
+    ),
 });
 export type Synthesis = z.infer<typeof synthesisSchema>;
 

@@ -379,7 +379,7 @@ const firstWords = (t: string, n: number) => {
   return w.length <= n ? t : `${w.slice(0, n).join(' ')}…`;
 };
 /** A fact ledger id ("sp1.r2.f3") and a bare sub-problem id ("sp2", "sp2's"), as the board writes them. */
-const FACT_ID = /\bsp\d+\.r\d+\.f\d+\b/g;
+const FACT_ID = /\bsp\d+\.(?:r\d+|d)\.f\d+\b/g;
 const SUB_PROBLEM_ID = /\bsp(\d+)\b/g;
 const joinAnd = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
 

@@ -230,7 +230,7 @@ async function decide(seed: string, sp: SubProblemBrief, positions: { persona: s
     out.options.map((o) => o.id),
     out.decisionReversibility,
   );
-  const synthesis = await call(synthesisCall, `${seed}:${sp.id}/synthesis#1`, { subProblem: sp, options: out.options, votes: calibrated, tally: t });
+  const synthesis = await call(synthesisCall, `${seed}:${sp.id}/synthesis#1`, { subProblem: sp, options: out.options, votes: calibrated, tally: t, facts: [] });
   return { options: out, votes, calibrated, tally: t, synthesis };
 }
 
@@ -778,14 +778,14 @@ describe('simulated provider', () => {
     const t = tally(votes, ['A', 'B', 'C'], 'two_way');
     expect(t.winner).toBeNull();
     const sp = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' });
-    const out = await call(synthesisCall, 'tie#1', { subProblem: sp, options, votes, tally: t });
+    const out = await call(synthesisCall, 'tie#1', { subProblem: sp, options, votes, tally: t, facts: [] });
     expect(out.recommendation).toMatch(/Plan A/);
     expect(out.recommendation).toMatch(/Plan B/);
     expect(out.recommendation).toMatch(/split/);
     expect(out.dissent.map((d) => d.persona)).toEqual(['data_scientist']);
     expect(out.confidence).toBeCloseTo(Math.round(0.7 * t.consensus * 100) / 100, 2);
 
-    const winner = await call(synthesisCall, 'win#1', { subProblem: sp, options, votes: votes.slice(0, 3), tally: tally(votes.slice(0, 3), ['A', 'B', 'C'], 'two_way') });
+    const winner = await call(synthesisCall, 'win#1', { subProblem: sp, options, votes: votes.slice(0, 3), tally: tally(votes.slice(0, 3), ['A', 'B', 'C'], 'two_way'), facts: [] });
     expect(winner.recommendation).toMatch(/^We recommend option A, "Plan A"/);
     expect(winner.rationale).toMatch(/simple majority/);
     expect(winner.dissent.map((d) => d.persona)).toEqual(['risk_manager']);
@@ -794,7 +794,7 @@ describe('simulated provider', () => {
     const oneWay = options.map((o) => ({ ...o, reversibility: 'one_way' as const }));
     const deferredTally = tally(votes.slice(0, 3), ['A', 'B', 'C'], 'one_way');
     expect(deferredTally.deferred).toBe(true);
-    const deferred = await call(synthesisCall, 'def#1', { subProblem: sp, options: oneWay, votes: votes.slice(0, 3), tally: deferredTally });
+    const deferred = await call(synthesisCall, 'def#1', { subProblem: sp, options: oneWay, votes: votes.slice(0, 3), tally: deferredTally, facts: [] });
     expect(deferred.recommendation).toMatch(/^We recommend deferring the commitment until /);
     expect(deferred.recommendation).toMatch(/more analysis/);
     expect(deferred.recommendation).toMatch(/Plan A/);

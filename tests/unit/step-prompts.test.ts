@@ -1,5 +1,7 @@
 import { unansweredClarifications } from '../../src/app/engine/final';
 import { earlierDecisions } from '../../src/app/deliberate';
+import { decisionFacts } from '../../src/app/engine/synthesis';
+import { currentFacts } from '../../src/domain/debate/record';
 import { describe, expect, it } from 'vitest';
 import {
   calibrationCall,
@@ -168,7 +170,18 @@ describe('the synthesis', () => {
     { persona: 'risk_manager', optionId: 'A', rationale: 'Nothing irreversible before the floor is known.', confidence: 0.55, initialConfidence: 0.55, strongObjection: null },
   ];
   const tally = aggregate(votes, ['A', 'B'], 'two_way', DEFAULT_ENGINE_SETTINGS);
-  const text = prompt(synthesisCall, { subProblem: sp, options, votes, tally });
+  const facts = [
+    { id: 'sp2.r2.f1', subProblemId: 'sp2', round: 2, text: 'At $99 a month, 12 payers bring $1,188 MRR', kind: 'figure' as const, source: 'financial_analyst' },
+    { id: 'sp2.r3.f1', subProblemId: 'sp2', round: 3, text: 'Cash floor $21K', kind: 'constraint' as const, source: 'person' },
+  ];
+  const text = prompt(synthesisCall, { subProblem: sp, options, votes, tally, facts });
+
+  it("sees its sub-problem's ledger with ids, and is asked to record what the decision settles, replacing what it makes stale", () => {
+    // A pricing trial's ledger kept the figures computed for a $99 tier after the vote chose $79.
+    expect(text).toContain("This sub-problem's facts in the session's ledger, as it stands:\n- [sp2.r2.f1, sp2, figure, financial_analyst] At $99 a month, 12 payers bring $1,188 MRR\n- [sp2.r3.f1, sp2, constraint, person] Cash floor $21K");
+    expect(text).toMatch(/In `facts`, record what the decision settles[^\n]*name that fact's id in `replaces`/);
+    expect(prompt(synthesisCall, { subProblem: sp, options, votes, tally, facts: [] })).toContain("as it stands:\n(none)");
+  });
 
   it("sees the voters' strong objections", () => {
     expect(text).toContain('Strong objection: I strongly object to A: $6K buys too few weeks to read a sales signal.');
@@ -355,5 +368,22 @@ describe("a later sub-problem's record", () => {
     );
     expect(earlierDecisions([])).toBe('');
     expect(earlierDecisions([{ ...deps[0]!, openQuestions: [] }])).not.toContain('Questions');
+  });
+});
+
+describe("the decision's own ledger facts", () => {
+  it('get ids of their own and, once folded, take the place of the facts they settle', () => {
+    const decided = decisionFacts('sp1', [{ text: 'Lead price $79 a month ($790 a year), 1,000 responses', kind: 'decision', source: 'facilitator', replaces: ['sp1.r2.f1'] }]);
+    expect(decided.map((f) => f.id)).toEqual(['sp1.d.f1']);
+    const memory = applyEvents(
+      emptyCaseMemory(),
+      [
+        { type: 'facts.recorded', data: { subProblemId: 'sp1', round: 2, facts: [{ id: 'sp1.r2.f1', text: 'At $99 a month, 12 payers bring $1,188 MRR', kind: 'figure', source: 'financial_analyst' }] } },
+        { type: 'facts.recorded', data: { subProblemId: 'sp1', round: 3, facts: decided } },
+      ],
+      '2026-11-26T23:00:00.000Z',
+    );
+    expect(currentFacts(memory.facts).map((f) => f.id)).toEqual(['sp1.d.f1']);
+    expect(decisionFacts('sp2', undefined)).toEqual([]);
   });
 });

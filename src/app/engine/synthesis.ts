@@ -1,6 +1,7 @@
 import { debateEffect, type DebateEffect, type StrawVote } from '../../domain/straw';
 import { commitmentStatement, commitmentTriggers, qualityReport, type QualityReport } from '../../domain/commitment';
 import { event } from '../../domain/events';
+import { currentFacts } from '../../domain/debate/record';
 import { disclaimersFor, lintAdvisory, recommendsOneWay, type Disclaimer } from '../../domain/guardrails';
 import { synthesisCall } from '../../calls/synthesis';
 import type { Synthesis, SubProblem, Vote } from '../../domain/model';
@@ -36,7 +37,9 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
   const spBrief = brief(sp);
   const { options, votes, tally } = v;
   return e.run.step(`${sp.id}/synthesis`, async (s) => {
-    const out = await s.call(synthesisCall, { subProblem: spBrief, options: options.options, votes, tally });
+    const ledger = currentFacts(e.run.board().facts).filter((f) => f.subProblemId === sp.id);
+    const out = await s.call(synthesisCall, { subProblem: spBrief, options: options.options, votes, tally, facts: ledger });
+    const decided = decisionFacts(sp.id, out.facts);
     const rec = lintAdvisory(out.recommendation);
     const why = lintAdvisory(out.rationale);
     const caveats = out.caveats.map((c) => lintAdvisory(c).fixed);
@@ -92,6 +95,8 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
     return {
       result,
       events: [
+        // Before the synthesis, so the ledger every later step reads holds the decision's figures in place of what they settle.
+        ...(decided.length ? [event('facts.recorded', { subProblemId: sp.id, round: d.rounds, facts: decided })] : []),
         event('synthesis.completed', { subProblemId: sp.id, synthesis, commitment: result.commitment, disclaimers, advisoryFixes }),
         event('subproblem.completed', { subProblemId: sp.id, rounds: d.rounds, stopReason: d.stopReason, quality }),
         event('usage.updated', await s.usageIncludingPending()),
@@ -99,6 +104,15 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
       patch: { subProblemProgress: { id: sp.id, value: { stage: 'done', round: d.rounds, maxRounds: d.maxRounds, fraction: 1 } } },
     };
   });
+}
+
+/**
+ * The decision's own ledger facts, with ids of their own (`sp2.d.f1`: fact 1 of sp2's decision), so a replay yields
+ * the same ids and a later fact or the final step can cite them. A pricing trial's ledger kept the figures computed for
+ * a $99 tier after the vote chose $79, and every later step read both.
+ */
+export function decisionFacts(subProblemId: string, facts: Synthesis['facts'] | undefined): (Synthesis['facts'][number] & { id: string })[] {
+  return (facts ?? []).map((f, i) => ({ id: `${subProblemId}.d.f${i + 1}`, ...f }));
 }
 
 /**

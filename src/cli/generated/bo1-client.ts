@@ -958,6 +958,12 @@ export type Event_synthesis_completed = {
             kind: "legal" | "medical" | "financial" | "safety";
             what: string;
         }[];
+        facts: {
+            text: string;
+            kind: "figure" | "assumption" | "decision" | "constraint";
+            source: string;
+            replaces?: string[];
+        }[];
     };
     commitment: {
         triggered: boolean;

@@ -53,6 +53,8 @@ function synthesis(i: SynthesisInput, { r }: Ctx): Synthesis {
     caveats: caveats.slice(0, tally.deferred ? 3 : r.int(1, 3)),
     // What the chosen option commits to; a deferral or a tie commits to nothing yet (the plan as a whole speaks for the situation).
     beyondGeneralGuidance: tally.winner && win ? guidanceIn(`${i.subProblem.title}\n${win.title}\n${win.description}`) : [],
+    // The decision as the rest of the board will use it; the simulated board settles no earlier fact.
+    facts: tally.winner && win ? [{ text: clip(`Decided: ${win.title}`, 300), kind: 'decision' as const, source: 'facilitator', replaces: [] }] : [],
   };
 }
 
