@@ -175,7 +175,8 @@ const envSchema = z
     SSE_POLL_MS: int(5_000, 50),
     /** A queued or running session idle this long with no live job is re-queued. */
     RECONCILE_STALE_MS: int(60_000, 100),
-    RECONCILE_INTERVAL_MS: int(30_000, 100),
+    /** How often the worker's sweep runs (expired checkpoints, lost jobs, retention); 0: never in this process, another runs it. */
+    RECONCILE_INTERVAL_MS: int(30_000, 0).refine((ms) => ms === 0 || ms >= 100, 'must be 0 (no sweep in this process) or at least 100'),
     /** Compact ended sessions' event logs and steps this many days after they ended (the worker's sweep); 0: keep for ever. */
     SESSION_RETENTION_DAYS: int(0, 0),
     /** Also re-enqueue the memory jobs of sessions that ended in the last day without reporting them. */

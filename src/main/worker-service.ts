@@ -112,9 +112,11 @@ export async function startWorker(
     retentionDays: config.SESSION_RETENTION_DAYS,
     log,
   });
-  const timer = setInterval(sweep, config.RECONCILE_INTERVAL_MS);
-  timer.unref();
-  void sweep();
+  // 0: this process never sweeps (a deployment with a dedicated sweeper; test files sharing one database, where a sweep
+  // would continue another file's expired checkpoint on its own queue and model).
+  const timer = config.RECONCILE_INTERVAL_MS > 0 ? setInterval(sweep, config.RECONCILE_INTERVAL_MS) : null;
+  timer?.unref();
+  if (timer) void sweep();
   const health =
     config.WORKER_HEALTH_PORT === undefined
       ? null
@@ -142,7 +144,7 @@ export async function startWorker(
     ...(health && { healthUrl: health.url }),
     stop: async () => {
       await health?.close();
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       await worker.close();
       await memoryWorker.close();
       await queue.close();

@@ -23,6 +23,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       RECONCILE_STALE_MS: String(100 * 365 * 24 * 3600_000),
       // Sessions earlier test runs finished without memory jobs stay that way (tests/integration/reconciler.test.ts covers it on its own database).
       RECONCILE_MEMORY_JOBS: 'false',
+      // No sweep unless a test asks for one: a sweep continues every expired checkpoint in the database on its own queue and
+      // model, so a trial replay's worker, starting, took another file's expired sessions and answered them from its recording
+      // (the replays' and the expiry test's rare failures). Tests of the sweep set an interval.
+      RECONCILE_INTERVAL_MS: '0',
       // Keys, limits and caps are global state in that shared database: tests that exercise them opt in.
       AUTH_MODE: 'open',
       RATE_LIMIT_PER_MINUTE: '0',
