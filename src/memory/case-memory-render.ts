@@ -157,6 +157,9 @@ export function boardView(mem: CaseMemory): BoardView {
           ...mem.assumptions.map((a) => `- ${a}`),
         ]
       : []),
+    ...(mem.unansweredAtIntake.length
+      ? ["Asked at intake and not answered (the assumptions above stand in; on the person's list already):", ...mem.unansweredAtIntake.map((q) => `- ${q}`)]
+      : []),
     ...(answers.length ? ["The person's answers to the board's questions:", ...answers] : []),
   ].join('\n');
   return { frame, facts: mem.facts, personSaid: mem.intents.filter((i) => i.kind !== 'answer').map((i) => i.text) };

@@ -61,6 +61,11 @@ export interface CaseMemory {
   statementBy: 'board' | 'person';
   /** The latest statement's assumptions, each once (unanswered questions' included by the engine). */
   assumptions: string[];
+  /**
+   * The intake's clarifying questions nobody answered: the board record lists them beside the assumptions that stand
+   * in for them, so an expert does not ask them again (a trial's experts re-asked two of them in later sub-problems).
+   */
+  unansweredAtIntake: string[];
   /** The person's answers (never rolled) and their last MAX_MESSAGES messages and requests, oldest first. */
   intents: CaseIntent[];
   /** One per sub-problem (a re-synthesis replaces it). */
@@ -111,7 +116,7 @@ export const ACTIVITY_TOKENS = 120;
 const POSITION_TOKENS = 45;
 
 export function emptyCaseMemory(): CaseMemory {
-  return { statement: '', statementBy: 'board', assumptions: [], intents: [], decisions: [], contradictions: [], subProblems: {}, facts: [], entries: [], counters: {} };
+  return { statement: '', statementBy: 'board', assumptions: [], unansweredAtIntake: [], intents: [], decisions: [], contradictions: [], subProblems: {}, facts: [], entries: [], counters: {} };
 }
 
 // Event data is validated when logged, but the reducer must never throw on an
@@ -140,6 +145,7 @@ export function normaliseCaseMemory(v: unknown): CaseMemory {
     statement: str(m.statement),
     statementBy: m.statementBy === 'person' ? 'person' : 'board',
     assumptions: arr<unknown>(m.assumptions).filter((a): a is string => typeof a === 'string'),
+    unansweredAtIntake: arr<unknown>(m.unansweredAtIntake).filter((a): a is string => typeof a === 'string'),
     intents: arr<CaseIntent>(m.intents).map((i) => ({ ...i, kind: i.kind ?? 'message' })),
     decisions: arr<CaseDecision>(m.decisions),
     contradictions: arr<CaseContradiction>(m.contradictions),
@@ -163,6 +169,7 @@ function copy(mem: CaseMemory): CaseMemory {
   return {
     ...mem,
     assumptions: [...mem.assumptions],
+    unansweredAtIntake: [...mem.unansweredAtIntake],
     intents: [...mem.intents],
     decisions: [...mem.decisions],
     contradictions: [...mem.contradictions],
@@ -256,6 +263,7 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
         const answered = new Set(answers.map((a) => asked(a.question)));
         const stale = new Set(list(data.clarifications).map(rec).filter((c) => answered.has(asked(c.question))).map((c) => oneLine(str(c.assumption), ASSUMPTION_TOKENS).toLowerCase()));
         m.assumptions = unique(lines(data.assumptions, ASSUMPTION_TOKENS)).filter((a) => !stale.has(a.toLowerCase()));
+        m.unansweredAtIntake = unique(list(data.clarifications).map((c) => oneLine(str(rec(c).question), ASSUMPTION_TOKENS)).filter((q) => q && !answered.has(asked(q))));
         break;
       }
       case 'decomposition.completed': {

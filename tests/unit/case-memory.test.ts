@@ -96,6 +96,7 @@ describe('applyEvents', () => {
       statement: '',
       statementBy: 'board',
       assumptions: [],
+      unansweredAtIntake: [],
       intents: [],
       decisions: [],
       contradictions: [],
@@ -415,6 +416,7 @@ describe('renderCaseMemory', () => {
       statement: 'S'.repeat(1200),
       statementBy: 'board',
       assumptions: Array.from({ length: 100 }, (_, i) => `assumption ${i} `.repeat(40)),
+      unansweredAtIntake: Array.from({ length: 3 }, (_, i) => `question ${i} `.repeat(40)),
       entries: Array.from({ length: 1000 }, (_, i) => ({ at: NOW, kind: 'research', text: `entry ${i} `.repeat(400), subProblemId: `sp${i % 7}` })),
       decisions: Array.from({ length: 1000 }, (_, i) => ({ subProblemId: `sp${i}`, text: `decision ${i} `.repeat(400), confidence: 0.5 })),
       intents: Array.from({ length: 1000 }, (_, i) => ({ at: NOW, kind: 'message' as const, text: `intent ${i} `.repeat(400) })),
@@ -527,5 +529,23 @@ describe('the fact ledger', () => {
     expect(boardView(stated).frame).toContain('Problem statement: Should we hire a contractor?');
     expect(boardView(stated).frame).toContain('- Answered "Utilisation?": 62%');
     expect(boardView(later).frame).toBe(boardView(stated).frame);
+  });
+
+  it("lists the intake's unanswered clarifying questions beside the assumptions that stand in, and not the answered ones", () => {
+    // A trial's experts asked again, in later sub-problems, two questions the intake had asked and nobody answered.
+    const clarifications = [
+      { question: 'Utilisation?', why: 'It sets the price.', assumption: 'About 70%.' },
+      { question: 'How many firms ever cancelled?', why: 'It shows churn.', assumption: 'A few a year.' },
+    ];
+    const stated = applyEvents(
+      emptyCaseMemory(),
+      [ev('problem.stated', { statement: 'Should we hire a contractor?', clarifications, assumptions: ['A few a year.', 'Cash lasts 9 months'], answers: [{ id: 'q1', question: 'Utilisation?', answer: '62%' }] })],
+      NOW,
+    );
+    expect(stated.unansweredAtIntake).toEqual(['How many firms ever cancelled?']);
+    expect(boardView(stated).frame).toContain("Asked at intake and not answered (the assumptions above stand in; on the person's list already):\n- How many firms ever cancelled?");
+    // A memory stored before the field existed reads as having none.
+    const { unansweredAtIntake: _gone, ...old } = stated;
+    expect(normaliseCaseMemory(JSON.parse(JSON.stringify(old))).unansweredAtIntake).toEqual([]);
   });
 });
