@@ -32,8 +32,6 @@ describe('model-written trials, replayed through the real SDK', () => {
       expect(refused, 'checkpoint answers the service refused').toEqual([]);
       // Joined, so a failure prints each request's end in full.
       expect(replay.unmatched.join('\n---\n'), 'requests with no recorded answer').toBe('');
-      // At most a couple given an answer another request took first (see trialResponder), with what they were.
-      expect(replay.reused.length, `${replay.reused.join('\n---\n')}\nunused: ${replay.unused().join(', ')}`).toBeLessThanOrEqual(2);
       // At most a couple of research answers the recording lacks (see trialResponder), never a debate turn, vote or synthesis.
       expect(replay.filled.length, replay.filled.join('\n')).toBeLessThanOrEqual(2);
       expect(s.status, JSON.stringify(s.error)).toBe(trial.expected.status);

@@ -149,7 +149,6 @@ export function trialResponder(trial: Trial) {
   });
   const unmatched: string[] = [];
   const filled: string[] = [];
-  const reused: string[] = [];
   const responder = (body: FakeRequestBody): FakeReply => {
     const tool = forcedTool(body)?.name ?? null;
     const system = (body.system ?? []).map((b) => b.text).join('\n\n');
@@ -182,22 +181,6 @@ export function trialResponder(trial: Trial) {
       const json = forcedTool(body)!.input_schema;
       return { toolInput: JSON.parse(simulate({ key: `replay:${filled.length}`, purpose: tool, json: { name: tool, description: '', schema: json } })), toolName: tool };
     }
-    // Every recording of this call already answered another request: the greedy match gave one of them to a request
-    // whose own was less alike, which the order of a round's parallel requests decides (about one replay in ten of the
-    // oldest trial, under load). The closest answer is given again and listed; the recorded decisions still have to come out.
-    if (!best && tool) {
-      let again: (typeof recorded)[number] | null = null;
-      let near = -1;
-      for (const r of recorded) {
-        if (r.tool !== tool || !sameIdentity(who, r.id)) continue;
-        const s = similarity(mine.m, r.bag.m, mine.size, r.bag.size);
-        if (s > near) [again, near] = [r, s];
-      }
-      if (again) {
-        reused.push(`${tool} (recording ${again.n}): ${text.slice(-200)}`);
-        return { toolInput: withCurrentFields(tool, again.answer as Record<string, unknown>), toolName: tool };
-      }
-    }
     if (!best) {
       unmatched.push(`${tool}: ${text.slice(-200)}`);
       return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `no recorded answer left for ${tool}` } } };
@@ -205,7 +188,7 @@ export function trialResponder(trial: Trial) {
     best.used = true;
     return tool ? { toolInput: withCurrentFields(tool, best.answer as Record<string, unknown>), toolName: tool } : { text: String(best.answer) };
   };
-  return { responder, unmatched, filled, reused, unused: () => recorded.filter((r) => !r.used).map((r) => `${r.n} ${r.tool}`) };
+  return { responder, unmatched, filled, unused: () => recorded.filter((r) => !r.used).map((r) => `${r.n} ${r.tool}`) };
 }
 
 export interface Replayed {
