@@ -155,6 +155,12 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
       case 'facilitator.message':
         // The facilitator's relay of an intervention repeats the person's words, shown already as theirs (a trial read each twice).
         if (detailed || (debate && d.kind !== 'summary' && d.kind !== 'intervention')) add(e, 'facilitator', plain(d.text), 'FACILITATOR');
+        else if (debate && d.kind === 'summary') {
+          // The round's summary repeats the turns above it, but its question is why the next round turns where it does
+          // (a trial's reader saw every expert argue "the best case for staying horizontal" with no one having asked).
+          const at = String(d.text).lastIndexOf(' Next: ');
+          if (at >= 0) add(e, 'facilitator', `Asks the panel next: ${plain(String(d.text).slice(at + ' Next: '.length))}`, 'FACILITATOR');
+        }
         break;
       case 'moderator.intervened':
         if (debate) add(e, 'moderator', d.text, `MODERATOR (${String(d.moderator).toUpperCase()})`);

@@ -104,6 +104,19 @@ describe("the board's own references", () => {
   });
 });
 
+describe("the facilitator's question", () => {
+  it("shows, in the standard transcript, the question each round's summary put to the panel, not the summary itself", () => {
+    const summaries = log.filter((e) => e.type === 'facilitator.message' && e.data.kind === 'summary');
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const e of summaries) {
+      const text = String(e.data.text);
+      const next = text.slice(text.lastIndexOf(' Next: ') + ' Next: '.length);
+      expect(md).toContain(`**[FACILITATOR]** Asks the panel next: ${asRead(next)}`);
+      expect(md).not.toContain(asRead(text.slice(0, text.lastIndexOf(' Next: '))).slice(0, 80));
+    }
+  });
+});
+
 describe('questions for the person', () => {
   it("shows an expert's question once per sub-problem when later rounds ask it again, and the detailed transcript keeps every one", () => {
     // Nobody answers in an automatic session; this trial's experts asked the same question up to three times.
