@@ -1,7 +1,7 @@
 import { debateEffect, type DebateEffect, type StrawVote } from '../../domain/straw';
 import { commitmentStatement, commitmentTriggers, qualityReport, type QualityReport } from '../../domain/commitment';
 import { event } from '../../domain/events';
-import { currentFacts } from '../../domain/debate/record';
+import { currentFacts, withFactIds } from '../../domain/debate/record';
 import { disclaimersFor, lintAdvisory, recommendsOneWay, type Disclaimer } from '../../domain/guardrails';
 import { synthesisCall } from '../../calls/synthesis';
 import type { Synthesis, SubProblem, Vote } from '../../domain/model';
@@ -107,13 +107,10 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
 }
 
 /**
- * The decision's own ledger facts, with ids of their own (`sp2.d.f1`: fact 1 of sp2's decision), so a replay yields
- * the same ids and a later fact or the final step can cite them. A pricing trial's ledger kept the figures computed for
- * a $99 tier after the vote chose $79, and every later step read both.
+ * The decision's own ledger facts (`sp2.d.f1`: fact 1 of sp2's decision). A pricing trial's ledger kept the figures
+ * computed for a $99 tier after the vote chose $79, and every later step read both.
  */
-export function decisionFacts(subProblemId: string, facts: Synthesis['facts'] | undefined): (Synthesis['facts'][number] & { id: string })[] {
-  return (facts ?? []).map((f, i) => ({ id: `${subProblemId}.d.f${i + 1}`, ...f }));
-}
+export const decisionFacts = (subProblemId: string, facts: Synthesis['facts'] | undefined) => withFactIds(`${subProblemId}.d`, facts);
 
 /**
  * Who voted against the winner, each with why they voted as they did: their rationale's first sentence, not their

@@ -54,7 +54,7 @@ export function sealRound(r: RoundInProgress): Chapter {
       ? {
           summary: f.summary,
           keyArguments: f.keyArguments,
-          facts: (f.facts ?? []).map((x, i) => ({ id: `r${r.round}.f${i + 1}`, ...x })),
+          facts: withFactIds(`r${r.round}`, f.facts),
           nextQuestion: f.nextQuestion,
         }
       : null,
@@ -75,6 +75,12 @@ export function chaptersOf(state: DebateState): Chapter[] {
 const who = (code: string) => `${nameOf(code)} (${code})`;
 const list = (title: string, items: string[]) => (items.length ? [title, ...items.map((x) => `- ${x}`)] : []);
 const replacing = (f: Fact) => (f.replaces?.length ? ` (replaces ${f.replaces.join(', ')})` : '');
+/**
+ * Ledger ids for facts in the order given: `<where>.f1`, `.f2`… (`sp2.r1` for a round's, `sp2.d` for a decision's), so
+ * the ledger can cite them and a replay yields the same ids.
+ */
+export const withFactIds = <F extends object>(where: string, facts: readonly F[] | undefined): (F & { id: string })[] =>
+  (facts ?? []).map((f, i) => ({ id: `${where}.f${i + 1}`, ...f }));
 export const ledgerLine = (f: LedgerFact) => `[${f.id}, ${f.subProblemId}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}${replacing(f)}`;
 
 /**

@@ -2,6 +2,7 @@ import type { ExpertTurnInput, FacilitatorInput, ModeratorInput, ResearchInput }
 import { event, type EventDraft } from '../events';
 import type { Contribution, FacilitatorRound } from '../model';
 import { nameOf } from '../personas';
+import { withFactIds } from './record';
 import { currentRound, type DebateState, type Turn } from './state';
 
 /**
@@ -64,8 +65,7 @@ export function expertTurnDone(input: ExpertTurnInput, out: Contribution): StepD
 
 /** Who wants to speak is kept only for members of the board: the next round's speakers come from it. */
 export function facilitatorDone(input: FacilitatorInput, out: FacilitatorRound): StepDone<FacilitatorRound> {
-  // Ids name where a fact was established, so the ledger can cite it and a replay yields the same ids.
-  const facts = (out.facts ?? []).map((f, i) => ({ id: `${input.subProblem.id}.r${input.round}.f${i + 1}`, ...f }));
+  const facts = withFactIds(`${input.subProblem.id}.r${input.round}`, out.facts);
   return {
     result: { ...out, wantsToSpeak: out.wantsToSpeak.filter((c) => input.panel.includes(c)) },
     events: [
