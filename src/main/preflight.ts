@@ -31,11 +31,10 @@ const NO_SUCH_DATABASE = '3D000';
  * the server says it does not exist (through the server's `postgres`
  * database; it needs a role with CREATEDB). Returns whether it created it.
  */
-export async function checkPostgres(url: string, timeoutMs = 5_000, variable = 'DATABASE_URL'): Promise<{ created: boolean }> {
+export async function checkPostgres(url: string, timeoutMs = 5_000, variable = 'DATABASE_URL'): Promise<{ created: boolean; autovacuum: boolean }> {
   const where = `Postgres at ${variable}=${redact(url)}`;
   try {
-    await query(url, timeoutMs, 'select 1');
-    return { created: false };
+    return { created: false, autovacuum: await autovacuumOn(url, timeoutMs) };
   } catch (err) {
     if ((err as { code?: string }).code !== NO_SUCH_DATABASE) throw new StartupError(`cannot reach ${where}: ${reason(err)}`);
   }
@@ -49,15 +48,26 @@ export async function checkPostgres(url: string, timeoutMs = 5_000, variable = '
       throw new StartupError(`${where}: database "${name}" does not exist and could not be created: ${reason(err)}`);
     }
   }
-  return { created: true };
+  return { created: true, autovacuum: await autovacuumOn(url, timeoutMs) };
 }
 
-async function query(url: string, timeoutMs: number, sql: string): Promise<void> {
+/**
+ * Whether the server vacuums and analyses tables as they grow. Without it the planner keeps the statistics of an
+ * empty table and index-only scans read every heap row: with 65,000 expert memories recall's text shortlist scanned
+ * a persona's every row (1.7 ms, 0.13 ms after ANALYZE) and 200 sessions on one worker took 15% longer.
+ */
+const autovacuumOn = async (url: string, timeoutMs: number) => (await query<{ autovacuum: string }>(url, timeoutMs, 'show autovacuum'))[0]?.autovacuum !== 'off';
+
+/** What pre-flight says of a server whose autovacuum is off (a warning: the service runs, and slows as it grows). */
+export const AUTOVACUUM_OFF =
+  "Postgres has autovacuum off: nothing vacuums or analyses bo1's tables as they grow, so memory recall and session reads slow down (plans made for empty tables); turn it on, or run VACUUM ANALYZE regularly";
+
+async function query<R>(url: string, timeoutMs: number, sql: string): Promise<R[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => {}); // a failed connect() rejects; this only catches a late socket error
   try {
     await client.connect();
-    await client.query(sql);
+    return (await client.query(sql)).rows as R[];
   } finally {
     await client.end().catch(() => {});
   }

@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 import type { Config } from '../config/config';
 import { migrateAt, openDatabase, type Database } from '../db/client';
 import { throttledErrors, type ErrorSink } from '../queue/redis';
-import { checkPostgres } from './preflight';
+import { AUTOVACUUM_OFF, checkPostgres } from './preflight';
 import { checkRedis } from './redis-preflight';
 
 /** What every process shares at its start: the logger, the pre-flight checks, the database. */
@@ -31,10 +31,12 @@ export interface RunningApi extends Running {
 export async function preflight(config: Config, log: Logger): Promise<ErrorSink> {
   // The direct connection first: a missing database is created through it, since a pooler cannot.
   const direct = config.DATABASE_DIRECT_URL;
-  const { created } = direct ? await checkPostgres(direct, undefined, 'DATABASE_DIRECT_URL') : await checkPostgres(config.DATABASE_URL);
+  const { created, autovacuum } = direct ? await checkPostgres(direct, undefined, 'DATABASE_DIRECT_URL') : await checkPostgres(config.DATABASE_URL);
   if (direct) await checkPostgres(config.DATABASE_URL);
   if (created) log.info({ database: new URL(direct ?? config.DATABASE_URL).pathname.slice(1) }, 'database did not exist: created it');
   await checkRedis(config);
+  // After every check: a process that cannot start says one line, its reason.
+  if (!autovacuum) log.warn(AUTOVACUUM_OFF);
   return throttledErrors((extra, msg) => log.warn(extra, msg));
 }
 

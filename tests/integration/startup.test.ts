@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AUTOVACUUM_OFF } from '../../src/main/preflight';
 import { exited, freePort, spawnEntry } from '../support/child';
 import { siblingDatabaseUrl, testDatabaseUrl, testRedisUrl } from '../support/env';
 import { testQueueName } from '../support/queues';
@@ -67,14 +68,20 @@ describe('start-up with a database that does not exist yet', () => {
   };
   afterAll(drop);
 
-  it('creates it, migrates it and serves, logging the creation as JSON', async () => {
+  it('creates it, migrates it and serves, logging the creation as JSON (and a warning when the server never vacuums)', async () => {
     await drop();
     const child = spawnEntry('api', baseEnv({ DATABASE_URL: url, MIGRATE_ON_START: 'true', LOG_LEVEL: 'info' }));
     try {
       const address = await waitFor(async () => /"address":"(http:[^"]+)"/.exec(child.output())?.[1], 30_000, 'the api to listen');
       expect((await fetch(`${address}/healthz`)).status).toBe(200);
-      const created = lines(child.output()).map((l) => JSON.parse(l) as { msg: string; database?: string }).find((l) => l.msg.startsWith('database did not exist'));
-      expect(created?.database).toBe(name);
+      const logged = lines(child.output()).map((l) => JSON.parse(l) as { msg: string; level: number; database?: string });
+      expect(logged.find((l) => l.msg.startsWith('database did not exist'))?.database).toBe(name);
+      // The server's own setting (autovacuum is server-wide: a test cannot turn it off for one database).
+      const client = admin();
+      await client.connect();
+      const off = (await client.query<{ autovacuum: string }>('show autovacuum')).rows[0]!.autovacuum === 'off';
+      await client.end();
+      expect(logged.filter((l) => l.msg === AUTOVACUUM_OFF).map((l) => l.level)).toEqual(off ? [40] : []);
     } finally {
       child.kill('SIGTERM');
       await exited(child);
