@@ -56,8 +56,14 @@ export class SessionsQueue {
     return new Set(jobs.flatMap((j) => (j ? [j.data.sessionId] : [])));
   }
 
-  workersCount(): Promise<number> {
-    return this.queue.getWorkersCount();
+  /**
+   * Workers of this queue on this Redis database. CLIENT LIST spans every logical database of the server, so a
+   * worker of the same queue name on another database index (staging beside production on one Redis) was counted,
+   * and an API whose own workers were all down still reported some. A cluster has only database 0.
+   */
+  async workersCount(): Promise<number> {
+    const db = String((this.connection.options as { db?: number }).db ?? 0);
+    return (await this.queue.getWorkers()).filter((w) => (w.db ?? '0') === db).length;
   }
 
   close(): Promise<void> {
