@@ -154,7 +154,10 @@ export function settlePanel(proposed: readonly Seat[] | undefined, need: PanelNe
     for (const c of candidates) {
       for (const i of order) {
         const panel = personas().map((p, j) => (j === i ? c : p));
-        if (uncovered(panel, need).length > uncovered(personas(), need).length || !ok(panel)) continue;
+        // Only a seat whose removal uncovers nothing: trading one needed domain for another is no gain (an atomic
+        // naming trial had its legal adviser, the one seat for a live trademark conflict, swapped out "to cover finance").
+        const before = uncovered(personas(), need);
+        if (uncovered(panel, need).some((d) => !before.includes(d)) || !ok(panel)) continue;
         const fromModel = spare.find((s) => s.code === c.code);
         // A domain tag does not outweigh the model's reading of the sub-problem: its seat gives way only to someone the
         // model also proposed, or whose expertise matches the sub-problem's text better (a growth trial had

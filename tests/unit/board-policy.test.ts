@@ -100,6 +100,27 @@ describe('settling a proposed panel', () => {
     expect(settlePanel(['technical_architect', 'fractional_cto', 'data_scientist'].map(seat), team, 3, PERSONAS).notes).toEqual(['replaced data_scientist with people_partner to cover legal']);
   });
 
+  it('never trades one needed domain for another: a swap may only add coverage', () => {
+    // The atomic naming trial's sub-problem: four domains, three seats. The brand marketer alone covers strategy and the
+    // legal adviser alone legal; a paid-search expert who covers finance reads its text as well as the SEO lead.
+    const n = need({
+      domains: ['legal', 'market', 'strategy', 'finance'],
+      text:
+        'Decide which of the two names the startup adopts before incorporating next month, and what must be verified (trademark clearance, domain purchase) before committing to it. ' +
+        'B2B developer tool (API mocking/contract testing), self-serve $49-$499/month, US/UK first. FooBar: on deck, landing page, ~300 waitlist; foobar.com $18,000 via broker; ' +
+        '.dev/.io free; @foobar taken on X/GitHub; live FOOBAR class 9 mark (gaming mice); generic code placeholder. BarFoo: barfoo.com $2,400; handles free; no USPTO hit.',
+    });
+    const { picks, notes } = settlePanel(['legal_advisor', 'brand_marketer', 'seo_content_lead'].map(seat), n, 3, PERSONAS);
+    // Before, the brand marketer gave way "to cover finance", leaving strategy to nobody.
+    expect(picks.map((p) => p.code)).toEqual(['legal_advisor', 'brand_marketer', 'seo_content_lead']);
+    expect(notes).toEqual([expect.stringMatching(/^finance is not covered/)]);
+  });
+
+  it('reads a trademark question as the legal adviser\'s', () => {
+    const text = 'Decide whether the FooBar trademark conflict is acceptable and which clearance search to run';
+    expect(relevance(P('legal_advisor'), text)).toBeGreaterThan(relevance(P('performance_marketer'), text));
+  });
+
   it('breaks up a panel of one temperament without uncovering a domain', () => {
     // All low risk tolerance.
     const proposed = ['financial_analyst', 'risk_manager', 'turnaround_cfo'].map(seat);
