@@ -5,8 +5,12 @@ import type { SubProblemBrief } from './debate';
 
 export interface OptionsInput {
   subProblem: SubProblemBrief;
-  /** The debate as the voters will remember it, rendered. */
-  discussion: string;
+  /**
+   * The sub-problem's board record, as the debaters read it: every round's turns, the facilitator's facts (a revision
+   * says what it replaces), research findings and what the person said. The rounds alone had left the options of an
+   * atomic naming trial without the ledger or the research the experts had cited.
+   */
+  record: string[];
   /** Each panel member's latest position. */
   positions: { persona: string; position: string }[];
   /** The straw vote's options after the opening round; [] when there was none. */
@@ -27,7 +31,7 @@ export const optionsCall = defineCall<OptionsInput, OptionsOutput>({
   output: fixed(optionsSchema),
   vars: (i) => ({
     subProblem: i.subProblem,
-    discussion: i.discussion,
+    record: i.record,
     straw: i.straw.length
       ? `\nThe straw vote after the opening round used these options:\n${i.straw.map((o) => `- ${o.id}. ${o.title}`).join('\n')}\nFor each option you give, set \`strawId\` to the straw option it continues (null for one the debate brought up), so the board can see what the debate changed.\n`
       : '',

@@ -29,7 +29,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
   const options = await e.run.step(key('options'), async (s) => {
     const out = await s.call(optionsCall, {
       subProblem: spBrief,
-      discussion: d.transcript,
+      record: d.record,
       positions: Object.entries(d.positions).map(([persona, position]) => ({ persona, position })),
       straw: d.straw?.options ?? [],
     });
