@@ -28,8 +28,14 @@ function calibrationOf(v: Vote): string {
 const voteLine = (v: Vote) =>
   `${nameOf(v.persona)}: ${v.optionId} (confidence ${two(v.confidence)}). ${v.rationale}${v.strongObjection ? ` Strong objection: ${v.strongObjection}` : ''}${calibrationOf(v)}`;
 
+/** The tally in sentences: a trial's model read "supermajority — At least one option is hard to reverse…" as run together. */
 const tallyText = (t: Tally) =>
-  `${t.mechanism} — ${t.why}; distribution ${JSON.stringify(t.distribution)}${t.tie.length ? `; tie between ${t.tie.join(', ')}` : ''}${t.deferred ? '; deferred: no supermajority for a one-way door' : ''}`;
+  [
+    `Mechanism: ${t.mechanism}. ${t.why.replace(/[.\s]*$/, '.')}`,
+    `Votes per option: ${Object.entries(t.distribution).map(([id, n]) => `${id} ${n}`).join(', ')}.`,
+    ...(t.tie.length ? [`Tie between ${t.tie.join(', ')}.`] : []),
+    ...(t.deferred ? ['Deferred: no supermajority for a one-way door.'] : []),
+  ].join(' ');
 
 /** The facilitator's synthesis of one sub-problem. */
 export const synthesisCall = defineCall<SynthesisInput, Synthesis>({
