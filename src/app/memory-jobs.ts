@@ -6,6 +6,7 @@ import type { LedgerEntry, SessionRow, SessionStorePort } from '../ports/session
 import type { ModelCall } from '../calls/call';
 import { anonymiseCall, lessonsExtractCall, lessonsSameCall, type LessonsExtractInput } from '../calls/memory';
 import { renderCall } from '../calls/render';
+import { NO_CONTEXT } from '../calls/intake';
 import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
 import { anonymise, findPii } from '../memory/anonymise';
@@ -44,7 +45,7 @@ function jobLlm(deps: MemoryJobDeps, session: SessionRow, key: string) {
   const calls: LedgerEntry[] = [];
   // A job runs again only after it died without reporting: its calls still pending were made, and are abandoned.
   const ready = deps.store.abandonPending(session.id, key);
-  const frame = { problem: session.problem, context: session.context || '(none given)', caseMemory: '' };
+  const frame = { problem: session.problem, context: session.context || NO_CONTEXT, caseMemory: '' };
   // The session's own models (its `memory` role) serve its jobs too.
   const gateway = deps.gateway.forSession(sessionModels(session.options));
   return {

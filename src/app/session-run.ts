@@ -4,6 +4,7 @@ import { addCalls } from '../domain/usage';
 import type { Commit, LedgerEntry, SessionPatch, SessionStorePort, Tx } from '../ports/session-store';
 import type { ModelCall } from '../calls/call';
 import { renderCall } from '../calls/render';
+import { NO_CONTEXT } from '../calls/intake';
 import type { LedgerFact } from '../domain/model';
 import type { LlmGateway } from '../llm/gateway';
 import type { Template } from '../llm/prompts';
@@ -146,7 +147,7 @@ export class SessionRun {
   }
 
   /** The decision and its context, as every prompt of the session carries them. */
-  frame: { problem: string; context: string } = { problem: '', context: '(none given)' };
+  frame: { problem: string; context: string } = { problem: '', context: NO_CONTEXT };
 
   private caseMemoryPrompt(): string {
     const text = this.caseMemoryText();

@@ -51,3 +51,9 @@ export const problemStatementCall = defineCall<IntakeInput, ProblemStatement>({
   vars: (i) => ({ modeNote: i.revise ? reviseNote(i.revise) : MODE_NOTE[i.mode] }),
   estimate: { input: 1_500, output: 800 },
 });
+
+/**
+ * The frame's context line when the problem came without one. A trial's model read "(none given)" beside the
+ * person's answers to the clarifying questions and took them for missing: it says where later words are.
+ */
+export const NO_CONTEXT = '(none given with the question; what the person said since is in the case below)';

@@ -1,3 +1,4 @@
+import { NO_CONTEXT } from '../../src/calls/intake';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -236,10 +237,10 @@ async function decide(seed: string, sp: SubProblemBrief, positions: { persona: s
 
 /** Intake then decomposition, as the engine chains them. */
 async function frame(seed: string, s: Pick<Scenario, 'problem' | 'context'>) {
-  const statement = await call(problemStatementCall, `${seed}:intake#1`, intake(s.problem, s.context || '(none given)'));
+  const statement = await call(problemStatementCall, `${seed}:intake#1`, intake(s.problem, s.context || NO_CONTEXT));
   const decomposition = await call(decomposeCall, `${seed}:decompose#1`, {
     problem: s.problem,
-    context: s.context || '(none given)',
+    context: s.context || NO_CONTEXT,
     statement: statement.statement,
     domains: statement.domains,
     category: statement.category,
@@ -381,7 +382,7 @@ describe('simulated provider', () => {
 
   it('asks 1-3 blocking clarifications when the context is empty or thin', async () => {
     const thin = [
-      intake(scenario('atomic-name').problem, '(none given)'),
+      intake(scenario('atomic-name').problem, NO_CONTEXT),
       intake('Should I hire a designer?'),
       intake('Should I raise prices for my SaaS?', 'Customers seem happy.'),
     ];
@@ -406,7 +407,7 @@ describe('simulated provider', () => {
 
   it('flags a very vague problem and refuses harmful ones the pre-screen may miss', async () => {
     for (const seed of SEEDS) {
-      const vague = await call(problemStatementCall, `${seed}:intake#1`, intake(VAGUE, '(none given)'));
+      const vague = await call(problemStatementCall, `${seed}:intake#1`, intake(VAGUE, NO_CONTEXT));
       expect(vague.vague).toBe(true);
       expect(vague.safety.allowed).toBe(true);
       for (const problem of HARMFUL) {

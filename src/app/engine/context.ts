@@ -1,4 +1,5 @@
 import type { SubProblemBrief } from '../../calls/debate';
+import { NO_CONTEXT } from '../../calls/intake';
 import type { CheckpointSettings } from '../../domain/checkpoints';
 import type { ProblemStatement, SubProblem } from '../../domain/model';
 import type { EngineSettings } from '../../domain/settings';
@@ -53,7 +54,7 @@ export function createEngine(
   screen: RequestScreen = rulesOnlyScreen,
 ): Engine {
   // Every prompt of the session carries the decision, its context and the case memory (src/calls/render.ts).
-  run.frame = { problem: session.problem, context: session.context || '(none given)' };
+  run.frame = { problem: session.problem, context: session.context || NO_CONTEXT };
   return { run, settings, embedder, screen, ...session, category: 'other' };
 }
 

@@ -1,4 +1,5 @@
 import { decomposeCall, problemStatementCall, type DecomposeInput, type IntakeInput } from '../../calls';
+import { NO_CONTEXT } from '../../calls/intake';
 import { CATEGORIES, DOMAINS, type Decomposition, type Domain, type ProblemStatement } from '../../domain/model';
 import * as B from './bank';
 import { answer } from './answer';
@@ -8,8 +9,8 @@ import { alternatives, clamp, clip, fill, noStop, sentence, ucFirst, wordCount, 
 type Category = (typeof CATEGORIES)[number];
 type Facts = Partial<Record<B.Fact, string>>;
 
-/** The engine's frame says "(none given)" for an empty context: that is no context. */
-export const contextOf = (context: string) => (context.trim() === '(none given)' ? '' : context.trim());
+/** The engine's frame says NO_CONTEXT for an empty context: that is no context. */
+export const contextOf = (context: string) => (context.trim() === NO_CONTEXT ? '' : context.trim());
 
 const scoreOf = (re: RegExp, ...texts: [string, number][]) => texts.reduce((n, [t, w]) => n + (t.match(re) ?? []).length * w, 0);
 
