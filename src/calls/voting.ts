@@ -1,3 +1,5 @@
+import type { LedgerFact } from '../domain/model';
+import { ledgerLine } from '../domain/debate/record';
 import { z } from 'zod';
 import { calibrationSchema, optionsSchema, voteSchema, type Option, type OptionsOutput, type Persona, type VoteOutput } from '../domain/model';
 import { bullets, defineCall, fixed, nameOf } from './call';
@@ -5,12 +7,15 @@ import type { SubProblemBrief } from './debate';
 
 export interface OptionsInput {
   subProblem: SubProblemBrief;
+  /** The debate as the voters will remember it, rendered. */
+  discussion: string;
   /**
-   * The sub-problem's board record, as the debaters read it: every round's turns, the facilitator's facts (a revision
-   * says what it replaces), research findings and what the person said. The rounds alone had left the options of an
-   * atomic naming trial without the ledger or the research the experts had cited.
+   * This sub-problem's facts in the ledger as it stands (a revised figure once, in its last version) and what research
+   * answered: the rounds alone had left an atomic naming trial's options without either, though the experts cited both.
+   * (The whole board record gave them too, at twice the input: options were then 23% of a session's cost.)
    */
-  record: string[];
+  facts: LedgerFact[];
+  research: { query: string; findings: string }[];
   /** Each panel member's latest position. */
   positions: { persona: string; position: string }[];
   /** The straw vote's options after the opening round; [] when there was none. */
@@ -31,7 +36,9 @@ export const optionsCall = defineCall<OptionsInput, OptionsOutput>({
   output: fixed(optionsSchema),
   vars: (i) => ({
     subProblem: i.subProblem,
-    record: i.record,
+    discussion: i.discussion,
+    research: i.research.length ? `\nResearch the board asked for (general knowledge, not a live source):\n${i.research.map((r) => `- "${r.query}": ${r.findings}`).join('\n')}\n` : '',
+    facts: i.facts.length ? i.facts.map(ledgerLine) : '(none)',
     straw: i.straw.length
       ? `\nThe straw vote after the opening round used these options:\n${i.straw.map((o) => `- ${o.id}. ${o.title}`).join('\n')}\nFor each option you give, set \`strawId\` to the straw option it continues (null for one the debate brought up), so the board can see what the debate changed.\n`
       : '',

@@ -208,7 +208,7 @@ async function debate(seed: string, sp: SubProblemBrief, rounds: number, opts: {
 
 /** Options, votes, calibration, tally and synthesis for one sub-problem. */
 async function decide(seed: string, sp: SubProblemBrief, positions: { persona: string; position: string }[]) {
-  const out = await call(optionsCall, `${seed}:${sp.id}/options#1`, { subProblem: sp, record: [], positions, straw: [] });
+  const out = await call(optionsCall, `${seed}:${sp.id}/options#1`, { subProblem: sp, discussion: '', facts: [], research: [], positions, straw: [] });
   const votes: Vote[] = [];
   for (const p of PANEL) {
     const position = positions.find((x) => x.persona === p.code)?.position ?? null;
@@ -654,14 +654,14 @@ describe('simulated provider', () => {
     ];
     for (const seed of SEEDS) {
       for (const c of cases) {
-        const out = await call(optionsCall, `${seed}:${c.sp.id}/options#1`, { subProblem: brief(c.sp), record: [], positions: [], straw: [] });
+        const out = await call(optionsCall, `${seed}:${c.sp.id}/options#1`, { subProblem: brief(c.sp), discussion: '', facts: [], research: [], positions: [], straw: [] });
         expect(out.decisionReversibility, c.sp.title).toBe(c.expected);
         expect(out.options.some((o) => o.reversibility === 'one_way')).toBe(c.expected === 'one_way');
         expect(out.reversibilityWhy.length).toBeGreaterThan(10);
       }
     }
     const goal = `Decide which path to take: ${scenario('pricing-strategy').problem.split('Should I ')[1]}`;
-    const pricing = await call(optionsCall, 'p:sp1/options#1', { subProblem: brief({ id: 'sp1', title: 'Overall direction', goal, complexity: 5 }), record: [], positions: [], straw: [] });
+    const pricing = await call(optionsCall, 'p:sp1/options#1', { subProblem: brief({ id: 'sp1', title: 'Overall direction', goal, complexity: 5 }), discussion: '', facts: [], research: [], positions: [], straw: [] });
     expect(pricing.options).toHaveLength(4);
     expect(pricing.decisionReversibility).toBe('two_way');
   });

@@ -7,6 +7,7 @@ import {
   calibrationCall,
   expertSummaryCall,
   finalRecommendationCall,
+  optionsCall,
   newestWithin,
   SUMMARY_TURNS_MAX_CHARS,
   synthesisCall,
@@ -152,6 +153,24 @@ describe('the calibration', () => {
     expect(text.split('A cap keeps the downside known.')).toHaveLength(2);
     expect(text).toContain('A. Capped growth budget');
     expect(text).toContain('B. Hire a salesperson now');
+  });
+});
+
+describe('the options', () => {
+  const facts = [
+    { id: 'sp1.r1.f1', subProblemId: 'sp1', round: 1, text: 'foobar.com costs $18,000 from a broker', kind: 'figure' as const, source: 'person' },
+    { id: 'sp1.r2.f1', subProblemId: 'sp1', round: 2, text: 'foobar.com at $18,000 is 30% of the ~$60,000 cash', kind: 'figure' as const, source: 'facilitator', replaces: ['sp1.r1.f1'] },
+  ];
+  const research = [{ query: 'How common is launching a dev tool on .dev or .io?', findings: 'Common: fly.io, bun.sh, railway.app.' }];
+  const text = prompt(optionsCall, { subProblem: sp, discussion: 'Round 1: …', positions: [], straw: [], facts: currentFacts(facts), research });
+
+  it("sees its sub-problem's ledger as it stands and what research answered, beside the debate", () => {
+    // An atomic naming trial's options saw the rounds alone: neither the ledger nor the research the experts cited.
+    expect(text).toContain("This sub-problem's facts in the session's ledger, as it stands");
+    expect(text).toContain('foobar.com at $18,000 is 30% of the ~$60,000 cash');
+    expect(text).not.toContain('costs $18,000 from a broker');
+    expect(text).toContain('"How common is launching a dev tool on .dev or .io?": Common: fly.io, bun.sh, railway.app.');
+    expect(prompt(optionsCall, { subProblem: sp, discussion: '', positions: [], straw: [], facts: [], research: [] })).toMatch(/figures as they stand\):\n\(none\)/);
   });
 });
 

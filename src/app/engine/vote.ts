@@ -1,3 +1,4 @@
+import { currentFacts } from '../../domain/debate/record';
 import { debateEffect } from '../../domain/straw';
 import { calibrationCall, optionsCall, voteCall } from '../../calls/voting';
 import { aggregate } from '../../domain/aggregation';
@@ -29,7 +30,9 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
   const options = await e.run.step(key('options'), async (s) => {
     const out = await s.call(optionsCall, {
       subProblem: spBrief,
-      record: d.record,
+      discussion: d.transcript,
+      facts: currentFacts(e.run.board().facts).filter((f) => f.subProblemId === sp.id),
+      research: d.research,
       positions: Object.entries(d.positions).map(([persona, position]) => ({ persona, position })),
       straw: d.straw?.options ?? [],
     });

@@ -64,6 +64,7 @@ export function debateOutcome(state: DebateState, s: EngineSettings): DebateOutc
     straw: state.straw,
     metrics: state.metrics,
     researchUsed: state.researchUsed,
+    research: chaptersOf(state).flatMap((c) => c.research),
     interventions: state.interventions,
     redirects: state.redirects,
     // A deadlock counts as resolved when the facilitator's break led to a stop for another reason.

@@ -173,6 +173,8 @@ export interface DebateOutcome {
   straw: StrawVote | null;
   metrics: RoundMetrics[];
   researchUsed: number;
+  /** What research answered during the debate, oldest first (general knowledge, as the record labels it). */
+  research: { query: string; findings: string }[];
   interventions: { kind: string; round: number }[];
   redirects: number;
   deadlocksResolved: number;
