@@ -325,6 +325,9 @@ describe('the debate machine: moderators and research', () => {
     ]);
     expect(ends.at(-1)!.declined!.every((d) => d.reason === 'the debate ended this round, so no later round could use the findings')).toBe(true);
     expect(declined.every((d) => PANEL.includes(d.persona) && d.query.startsWith(`What does ${d.persona}`))).toBe(true);
+    // The experts read it too: round 2's record says whose round-1 request was declined and why (a trial's expert saw hers vanish).
+    const record = turnsOf(r)[1]!.turns[0]!.input.record.join('\n');
+    for (const d of ends[0]!.declined!) expect(record).toContain(`on "${d.query}" was declined: ${d.reason}.`);
   });
 });
 

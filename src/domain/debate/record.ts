@@ -35,6 +35,11 @@ export interface Chapter {
   facilitator: { summary: string; keyArguments: string[]; facts: (Fact & { id: string })[]; nextQuestion: string } | null;
   moderator: { kind: string; text: string } | null;
   research: { query: string; findings: string }[];
+  /**
+   * Research asked for in this round and declined, with why: the event log had them, the record did not, so a
+   * trial's expert saw her request vanish (absent from chapters sealed before it existed).
+   */
+  declined?: { persona: string; query: string; reason: string }[];
   /** What the person said at the round's checkpoint. */
   intervention: string | null;
   /** Facts other sub-problems established, new when the next round opened (the session's fact ledger). */
@@ -60,6 +65,7 @@ export function sealRound(r: RoundInProgress): Chapter {
       : null,
     moderator: r.next.moderator,
     research: r.next.research,
+    ...(r.end?.declined?.length && { declined: r.end.declined }),
     intervention: r.next.intervention,
     siblingFacts: [],
   };
@@ -109,6 +115,7 @@ function opening(setup: DebateSetup, c: Chapter): string {
 const after = (c: Chapter, full: boolean): string[] => [
   ...(c.moderator ? [`Moderator (${c.moderator.kind}): ${full ? c.moderator.text : cut(c.moderator.text, 280)}`] : []),
   ...c.research.map((r) => `Research (general knowledge, not a live source) on "${r.query}": ${r.findings}`),
+  ...(c.declined ?? []).map((d) => `Research ${nameOf(d.persona)} asked for on "${d.query}" was declined: ${d.reason}.`),
   ...(c.intervention ? [`The person intervened after this round: "${c.intervention}"`] : []),
   ...list("New in the session's fact ledger from other sub-problems:", c.siblingFacts.map(ledgerLine)),
 ];
