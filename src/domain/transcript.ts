@@ -240,7 +240,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           ...bullets('Caveats', ((s.caveats ?? []) as string[]).map(plain)),
           ...(s.confidence !== undefined ? [`Confidence: ${Number(s.confidence).toFixed(2)}`] : []),
           ...(d.commitment?.triggered ? ['', d.commitment.statement] : []),
-          ...(laterConflicts.has(d.subProblemId) ? ['', `The final recommendation reconciles this with ${subProblemsNamed([...laterConflicts.get(d.subProblemId)!])} where they conflict (its “Conflicts between sub-problems”).`] : []),
+          ...(laterConflicts.has(d.subProblemId) ? ['', `The final recommendation reconciles this with ${subProblemsNamed([...laterConflicts.get(d.subProblemId)!])} where they conflict (its “Conflicting figures, reconciled”).`] : []),
         ];
         add(e, 'synthesis', text.join('\n'), 'FACILITATOR');
         disclaim(e, (d.disclaimers ?? []) as Data[]);
@@ -255,7 +255,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           [
             plain(d.summary),
             '',
-            ...bullets('Conflicts between sub-problems', ((d.conflicts ?? []) as Data[]).map((c) => `${detailed ? joinAnd(c.between as string[]) : subProblemsNamed(c.between as string[])}: ${plain(c.resolution)}`)),
+            ...bullets('Conflicting figures, reconciled', ((d.conflicts ?? []) as Data[]).map((c) => `${detailed ? joinAnd(c.between as string[]) : subProblemsNamed(c.between as string[])}: ${plain(c.resolution)}`)),
             ...(d.conflicts?.length ? [''] : []),
             'Steps:',
             ...(d.steps as string[]).map((s, i) => `${i + 1}. ${plain(s)}`),
@@ -301,7 +301,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
  * whole debate is optional, and the transcript doesn't say so").
  */
 function briefText(d: Data): string {
-  const parts = ['its steps', ...(d.conflicts?.length ? ['the conflicts between sub-problems it settles'] : []), ...(d.tradeoffs?.length ? ['trade-offs'] : []), ...(d.questionsForYou?.length || d.openQuestions?.length ? ['the questions for you'] : [])];
+  const parts = ['its steps', ...(d.conflicts?.length ? ['the conflicting figures it reconciles'] : []), ...(d.tradeoffs?.length ? ['trade-offs'] : []), ...(d.questionsForYou?.length || d.openQuestions?.length ? ['the questions for you'] : [])];
   return [
     String(d.summary),
     '',

@@ -64,7 +64,7 @@ describe('the answer first', () => {
     expect(heads.at(-1) === 'NOTES' ? heads.at(-2) : heads.at(-1)).toBe('RECOMMENDATION');
     const brief = section(/## === IN BRIEF ===/);
     expect(brief).toContain(rec.summary);
-    expect(brief).toContain(`Confidence: ${rec.confidence}. The whole recommendation, with its steps, the conflicts between sub-problems it settles and trade-offs, is the last section`);
+    expect(brief).toContain(`Confidence: ${rec.confidence}. The whole recommendation, with its steps, the conflicting figures it reconciles and trade-offs, is the last section`);
     // The summary reads once in the Markdown: the last section points to the brief; the JSON entry keeps it whole.
     const last = section(/## === RECOMMENDATION ===/);
     expect(last).not.toContain(rec.summary);
@@ -197,7 +197,7 @@ describe('the fact ledger and the final reconciliation, as a reader meets them',
       const n = sp.slice(2);
       const start = md.search(new RegExp(`## === SUB-PROBLEM ${n} OF`));
       const body = md.slice(start, md.indexOf('## ===', start + 1));
-      expect(body, sp).toMatch(/The final recommendation reconciles this with sub-problems? [\d, and]+ where they conflict \(its “Conflicts between sub-problems”\)/);
+      expect(body, sp).toMatch(/The final recommendation reconciles this with sub-problems? [\d, and]+ where they conflict \(its “Conflicting figures, reconciled”\)/);
     }
   });
 });
