@@ -89,9 +89,30 @@ export function chooseMechanism(
  * not support). Consensus is the share of votes, by count, behind the leading
  * option. A one-way door whose leader falls short of `s.supermajority` is
  * deferred: no winner, so the synthesis recommends more analysis.
+ *
+ * `oneWay` names the options that are hard to reverse, when the caller knows
+ * (else every option of a one-way decision counts as one). The supermajority
+ * guards a commitment, so only a one-way option needs it: when the votes, as
+ * a two-way decision counts them, lead to a reversible option, it wins as
+ * there. A naming trial's decision was one-way only because an option nobody
+ * backed cost 30% of the cash: a 2-to-1 vote for its reversible step would
+ * have been deferred.
  */
-export function aggregate(votes: Ballot[], optionIds: string[], reversibility: Reversibility, s: EngineSettings): Tally {
+export function aggregate(votes: Ballot[], optionIds: string[], reversibility: Reversibility, s: EngineSettings, oneWay?: readonly string[]): Tally {
   const ids = [...new Set(optionIds)];
+  if (reversibility === 'one_way' && oneWay && ids.some((id) => !oneWay.includes(id))) {
+    const open = aggregate(votes, ids, 'two_way', s);
+    const leaders = open.winner !== null ? [open.winner] : open.tie;
+    if (leaders.length && leaders.every((id) => !oneWay.includes(id))) {
+      const lead = open.winner ? `the leading option, ${open.winner}, is not` : `the options tied in the lead, ${open.tie.join(' and ')}, are not`;
+      return {
+        ...open,
+        why:
+          `At least one option is hard to reverse (${oneWay.filter((id) => ids.includes(id)).join(', ')}), but ${lead}: only a one-way option needs ` +
+          `${pct(s.supermajority)} of the experts behind it. ${open.why.replace(/^This decision is reversible \(a two-way door\) (and|but) /, 'Among the votes, ')}`,
+      };
+    }
+  }
   const valid = votes.filter((v) => ids.includes(v.optionId));
   const { mechanism, why } = chooseMechanism(
     reversibility,

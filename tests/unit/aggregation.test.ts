@@ -103,6 +103,21 @@ describe('aggregate', () => {
     expect(aggregate([v('a', 'A'), v('b', 'A'), v('c', 'B')], ['A', 'B'], 'one_way', { ...S, supermajority: 0.6 }).winner).toBe('A');
   });
 
+  it('needs the supermajority only for a one-way option: a reversible leader wins as on a two-way door', () => {
+    // The naming trial: B (buy the $18,000 domain) was the one-way option nobody backed; A, a reversible step, led 2 to 1.
+    const t = aggregate([v('a', 'A'), v('b', 'A'), v('c', 'C')], ['A', 'B', 'C'], 'one_way', S, ['B']);
+    expect(t).toMatchObject({ mechanism: 'simple_majority', winner: 'A', deferred: false });
+    expect(t.why).toMatch(/^At least one option is hard to reverse \(B\), but the leading option, A, is not: only a one-way option needs 75% of the experts behind it\. Among the votes, the experts' confidence is similar/);
+    // A one-way leader still needs it, and is deferred short of it.
+    expect(aggregate([v('a', 'B'), v('b', 'B'), v('c', 'A')], ['A', 'B', 'C'], 'one_way', S, ['B'])).toMatchObject({ mechanism: 'supermajority', winner: null, deferred: true });
+    expect(aggregate([v('a', 'B'), v('b', 'B'), v('c', 'B'), v('d', 'A')], ['A', 'B'], 'one_way', S, ['B'])).toMatchObject({ mechanism: 'supermajority', winner: 'B', deferred: false });
+    // A tie that holds a one-way option is deferred; one between reversible options is a plain tie.
+    expect(aggregate([v('a', 'A'), v('b', 'B')], ['A', 'B', 'C'], 'one_way', S, ['B'])).toMatchObject({ winner: null, tie: ['A', 'B'], deferred: true });
+    expect(aggregate([v('a', 'A'), v('b', 'C')], ['A', 'B', 'C'], 'one_way', S, ['B'])).toMatchObject({ winner: null, tie: ['A', 'C'], deferred: false });
+    // Not told which options are one-way, every option of a one-way decision is.
+    expect(aggregate([v('a', 'A'), v('b', 'A'), v('c', 'C')], ['A', 'B', 'C'], 'one_way', S)).toMatchObject({ winner: null, deferred: true });
+  });
+
   it('a one-way door tie is both a tie and deferred', () => {
     const t = aggregate([v('a', 'A'), v('b', 'B')], ['A', 'B'], 'one_way', S);
     expect(t).toMatchObject({ winner: null, tie: ['A', 'B'], deferred: true });

@@ -45,7 +45,8 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
     const caveats = out.caveats.map((c) => lintAdvisory(c).fixed);
     const guidance = out.beyondGeneralGuidance?.map((x) => ({ ...x, what: lintAdvisory(x.what).fixed }));
     const synthesis: Synthesis = { ...out, recommendation: rec.fixed, rationale: why.fixed, caveats, ...(guidance && { beyondGeneralGuidance: guidance }) };
-    const triggers = commitmentTriggers({ tally, votes, reversibility: options.decisionReversibility }, e.settings);
+    // The door of what the board chose: committing to a reversible step is no one-way commitment.
+    const triggers = commitmentTriggers({ tally, votes, reversibility: recommendsOneWay(options, tally) ? 'one_way' : 'two_way' }, e.settings);
     const winner = options.options.find((o) => o.id === tally.winner);
     const dissenters = dissentersOf(votes, tally.winner);
     // A tie or a deferral is said plainly: there is no decision to commit to.

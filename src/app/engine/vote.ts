@@ -97,7 +97,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
   const calibrated: Vote[] = unanimous ? votes : await Promise.all(votes.map((v) => calibrate(v)));
 
   const tally = await e.run.step(key('tally'), () => {
-    const t = aggregate(calibrated, ids, options.decisionReversibility, e.settings);
+    const t = aggregate(calibrated, ids, options.decisionReversibility, e.settings, options.options.filter((o) => o.reversibility === 'one_way').map((o) => o.id));
     return {
       result: t,
       events: [
