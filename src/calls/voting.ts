@@ -76,6 +76,11 @@ export interface VoteInput {
   /** The voter's own latest position; null when they did not speak. */
   position: string | null;
   options: Pick<Option, 'id' | 'title' | 'description' | 'pros' | 'cons' | 'bestIf' | 'reversibility'>[];
+  /**
+   * This sub-problem's facts in the ledger as it stands: a revised figure in its last version, where the key arguments
+   * may still quote the first (three trials' voters noted they voted without the ledger the debate had built).
+   */
+  facts: LedgerFact[];
 }
 
 /**
@@ -112,6 +117,7 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
     lastSummary: i.lastSummary ?? '(none)',
     position: i.position ?? '(did not speak)',
     options: i.options.map(optionBrief),
+    facts: i.facts.length ? i.facts.map(ledgerLine) : '(none)',
   }),
   estimate: { input: 2_800, output: 150 },
 });

@@ -139,7 +139,7 @@ const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'co
   record: [],
   ...x,
 });
-const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, keyArguments: [], lastSummary: null, disagreements: [], position: null, options });
+const voteInput = (p: Persona, options: VoteInput['options'], sp: SubProblemBrief = brief({ id: 'sp1', title: 'Overall direction', goal: 'Decide the overall direction.' })): VoteInput => ({ persona: p, subProblem: sp, keyArguments: [], facts: [], lastSummary: null, disagreements: [], position: null, options });
 /** What a vote's option carries besides its title, where a test only cares about the title. */
 const sides = { pros: ['Fast'], cons: ['Costly'], bestIf: 'It fits' };
 /** A calibration's view of the board: every vote with its reasons. */

@@ -75,8 +75,19 @@ describe('the vote', () => {
     lastSummary: 'Daniel still holds the cap at $6K against Sofia’s $9K; nobody marked it, both said so in words.',
     position: 'Cap the bet at $6K and keep a $21K cash floor.',
     options,
+    facts: currentFacts([
+      { id: 'sp2.r1.f1', subProblemId: 'sp2', round: 1, text: 'The cap is $9K', kind: 'figure' as const, source: 'growth_strategist' },
+      { id: 'sp2.r3.f1', subProblemId: 'sp2', round: 3, text: 'The cap is $6K with a $21K cash floor', kind: 'decision' as const, source: 'facilitator', replaces: ['sp2.r1.f1'] },
+    ]),
   };
   const text = prompt(voteCall, input);
+
+  it("sees its sub-problem's ledger as it stands, a revised figure in its last version only", () => {
+    expect(text).toContain("This sub-problem's facts in the session's ledger, as it stands");
+    expect(text).toContain('The cap is $6K with a $21K cash floor (replaces sp2.r1.f1)');
+    expect(text).not.toContain('The cap is $9K');
+    expect(prompt(voteCall, { ...input, facts: [] })).toMatch(/the ledger's is current\):\n\(none\)/);
+  });
 
   it("sees the facilitator's key arguments and who disagreed with whom", () => {
     expect(text).toContain('- Equity is the costliest currency a bootstrapped founder has.');

@@ -45,6 +45,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
     };
   });
   const ids = options.options.map((o) => o.id) as [string, ...string[]];
+  const facts = currentFacts(e.run.board().facts).filter((f) => f.subProblemId === sp.id);
   // Disagreements among the panel only: a model may name an expert who is not on it, or itself.
   const disagreements = panel.map((code) => {
     const withWhom = (d.disagreements[code] ?? []).filter((c) => c !== code && panel.includes(c));
@@ -65,6 +66,7 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           lastSummary: d.lastSummary,
           position: d.positions[code] ?? null,
           options: options.options,
+          facts,
         });
         const v: Vote = { persona: code, ...out };
         return { result: v, events: [event('vote.cast', { subProblemId: sp.id, ...v, name: p.name })] };
