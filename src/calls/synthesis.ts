@@ -1,4 +1,4 @@
-import { ledgerLine } from '../domain/debate/record';
+import { ledgerLine, ledgerLines } from '../domain/debate/record';
 import type { LedgerFact } from '../domain/model';
 import { finalRecommendationSchema, synthesisSchema, type FinalRecommendation, type Option, type Persona, type Synthesis, type Tally, type Vote } from '../domain/model';
 import { expertSummarySchema, type ExpertSummary } from '../memory/summary';
@@ -51,7 +51,7 @@ export const synthesisCall = defineCall<SynthesisInput, Synthesis>({
     options: i.options.map((o) => `${o.id}. ${o.title}: ${o.description}`),
     votes: i.votes.map(voteLine),
     tally: tallyText(i.tally),
-    facts: i.facts.length ? i.facts.map(ledgerLine) : '(none)',
+    facts: ledgerLines(i.facts),
   }),
   estimate: { input: 3_600, output: 700 },
 });

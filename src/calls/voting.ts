@@ -1,5 +1,5 @@
 import type { LedgerFact } from '../domain/model';
-import { ledgerLine } from '../domain/debate/record';
+import { ledgerLines } from '../domain/debate/record';
 import { z } from 'zod';
 import { calibrationSchema, optionsSchema, voteSchema, type Option, type OptionsOutput, type Persona, type VoteOutput } from '../domain/model';
 import { bullets, defineCall, fixed, nameOf } from './call';
@@ -38,7 +38,7 @@ export const optionsCall = defineCall<OptionsInput, OptionsOutput>({
     subProblem: i.subProblem,
     discussion: i.discussion,
     research: i.research.length ? `\nResearch the board asked for (general knowledge, not a live source):\n${i.research.map((r) => `- "${r.query}": ${r.findings}`).join('\n')}\n` : '',
-    facts: i.facts.length ? i.facts.map(ledgerLine) : '(none)',
+    facts: ledgerLines(i.facts),
     straw: i.straw.length
       ? `\nThe straw vote after the opening round used these options:\n${i.straw.map((o) => `- ${o.id}. ${o.title}`).join('\n')}\nFor each option you give, set \`strawId\` to the straw option it continues (null for one the debate brought up), so the board can see what the debate changed.\n`
       : '',
@@ -117,7 +117,7 @@ export const voteCall = defineCall<VoteInput, VoteOutput>({
     lastSummary: i.lastSummary ?? '(none)',
     position: i.position ?? '(did not speak)',
     options: i.options.map(optionBrief),
-    facts: i.facts.length ? i.facts.map(ledgerLine) : '(none)',
+    facts: ledgerLines(i.facts),
   }),
   estimate: { input: 2_800, output: 150 },
 });

@@ -1,3 +1,4 @@
+import { currentFacts } from '../../domain/debate/record';
 import type { SubProblemBrief } from '../../calls/debate';
 import { NO_CONTEXT } from '../../calls/intake';
 import type { CheckpointSettings } from '../../domain/checkpoints';
@@ -61,6 +62,9 @@ export function createEngine(
 export { nameOf, personaOf as persona } from '../../domain/personas';
 
 /** The facts about a sub-problem every prompt about it carries. */
+/** A sub-problem's facts in the session's ledger as it stands (what options, voters and the synthesis read). */
+export const subProblemFacts = (e: Engine, subProblemId: string) => currentFacts(e.run.board().facts).filter((f) => f.subProblemId === subProblemId);
+
 export const brief = (sp: SubProblem): SubProblemBrief => ({
   id: sp.id,
   title: sp.title,

@@ -1,11 +1,11 @@
 import { debateEffect, type DebateEffect, type StrawVote } from '../../domain/straw';
 import { commitmentStatement, commitmentTriggers, qualityReport, type QualityReport } from '../../domain/commitment';
 import { event } from '../../domain/events';
-import { currentFacts, withFactIds } from '../../domain/debate/record';
+import { withFactIds } from '../../domain/debate/record';
 import { disclaimersFor, lintAdvisory, recommendsOneWay, type Disclaimer } from '../../domain/guardrails';
 import { synthesisCall } from '../../calls/synthesis';
 import type { Synthesis, SubProblem, Vote } from '../../domain/model';
-import { brief, nameOf, round4, type Engine } from './context';
+import { brief, nameOf, round4, subProblemFacts, type Engine } from './context';
 import type { DebateOutcome } from './debate';
 import type { VoteOutcome } from './vote';
 
@@ -37,7 +37,7 @@ export async function synthesise(e: Engine, sp: SubProblem, panel: string[], d: 
   const spBrief = brief(sp);
   const { options, votes, tally } = v;
   return e.run.step(`${sp.id}/synthesis`, async (s) => {
-    const ledger = currentFacts(e.run.board().facts).filter((f) => f.subProblemId === sp.id);
+    const ledger = subProblemFacts(e, sp.id);
     const out = await s.call(synthesisCall, { subProblem: spBrief, options: options.options, votes, tally, facts: ledger });
     const decided = decisionFacts(sp.id, out.facts);
     const rec = lintAdvisory(out.recommendation);

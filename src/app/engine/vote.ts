@@ -1,10 +1,9 @@
-import { currentFacts } from '../../domain/debate/record';
 import { debateEffect } from '../../domain/straw';
 import { calibrationCall, optionsCall, voteCall } from '../../calls/voting';
 import { aggregate } from '../../domain/aggregation';
 import { event } from '../../domain/events';
 import type { OptionsOutput, SubProblem, Tally, Vote } from '../../domain/model';
-import { brief, nameOf, persona, type Engine } from './context';
+import { brief, nameOf, persona, subProblemFacts, type Engine } from './context';
 import type { DebateOutcome } from './debate';
 
 export interface VoteOutcome {
@@ -27,11 +26,13 @@ export interface VoteOutcome {
 export async function vote(e: Engine, sp: SubProblem, panel: string[], d: DebateOutcome): Promise<VoteOutcome> {
   const spBrief = brief(sp);
   const key = (k: string) => `${sp.id}/${k}`;
+  // Nothing is recorded between the options and the votes: both read the ledger as the debate left it.
+  const facts = subProblemFacts(e, sp.id);
   const options = await e.run.step(key('options'), async (s) => {
     const out = await s.call(optionsCall, {
       subProblem: spBrief,
       discussion: d.transcript,
-      facts: currentFacts(e.run.board().facts).filter((f) => f.subProblemId === sp.id),
+      facts,
       research: d.research,
       positions: Object.entries(d.positions).map(([persona, position]) => ({ persona, position })),
       straw: d.straw?.options ?? [],
@@ -45,7 +46,6 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
     };
   });
   const ids = options.options.map((o) => o.id) as [string, ...string[]];
-  const facts = currentFacts(e.run.board().facts).filter((f) => f.subProblemId === sp.id);
   // Disagreements among the panel only: a model may name an expert who is not on it, or itself.
   const disagreements = panel.map((code) => {
     const withWhom = (d.disagreements[code] ?? []).filter((c) => c !== code && panel.includes(c));

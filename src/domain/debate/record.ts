@@ -88,6 +88,8 @@ const replacing = (f: Fact) => (f.replaces?.length ? ` (replaces ${f.replaces.jo
 export const withFactIds = <F extends object>(where: string, facts: readonly F[] | undefined): (F & { id: string })[] =>
   (facts ?? []).map((f, i) => ({ id: `${where}.f${i + 1}`, ...f }));
 export const ledgerLine = (f: LedgerFact) => `[${f.id}, ${f.subProblemId}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}${replacing(f)}`;
+/** A fact list as a prompt lists it: a line each, or "(none)". */
+export const ledgerLines = (facts: readonly LedgerFact[]) => (facts.length ? facts.map(ledgerLine) : '(none)');
 
 /**
  * The ledger as it stands: a fact a later one replaced is left out, so a
