@@ -3,6 +3,7 @@ import {
   bigserial,
   boolean,
   customType,
+  doublePrecision,
   real,
   index,
   integer,
@@ -154,6 +155,22 @@ const embeddingColumns = {
   embeddingBits: varbit('embedding_bits').notNull(),
   embeddingProvider: text('embedding_provider').notNull(),
   embeddingDim: integer('embedding_dim').notNull(),
+  /**
+   * The embedding's non-zero components (0-based positions and values) and its squared norm, kept by Postgres
+   * (migration 0008's functions), for the exact re-rank: it multiplies only these. The local embedder's vectors
+   * have about 30 non-zeros of 256, and the dense sum had been most of a recall's database time.
+   */
+  embeddingAt: integer('embedding_at')
+    .array()
+    .notNull()
+    .generatedAlwaysAs(sql`bo1_nonzero_at(embedding)`),
+  embeddingNonzero: real('embedding_nonzero')
+    .array()
+    .notNull()
+    .generatedAlwaysAs(sql`bo1_nonzero(embedding)`),
+  embeddingNorm2: doublePrecision('embedding_norm2')
+    .notNull()
+    .generatedAlwaysAs(sql`bo1_norm2(embedding)`),
 };
 
 /**

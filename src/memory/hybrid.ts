@@ -114,23 +114,36 @@ const ranked = <R extends { id: string; similarity: number }>(found: R[]) => fou
 const float8s = (v: number[]): string => `{${v.join(',')}}`;
 
 /**
- * The exact cosine of a row's embedding to `probe` (a float8[]), computed where the row is: the shortlist used to
- * ship every candidate's embedding (100 a query, 2 KB each, hex-encoded on the wire) for this sum alone, and reading
- * them was a tenth of the worker's CPU. It sums in float8, in element order, as `cosine` (domain/metrics) does, so
- * it is the same double that function gives.
+ * The exact cosine of a row's embedding to `probe` (a float8[]; `probeNorm2` its squared norm), computed where the
+ * row is: shipping every candidate's embedding had been a tenth of the worker's CPU. It multiplies only the row's
+ * non-zero components (migration 0008 keeps them), in element order, and sums in float8 as `cosine`
+ * (domain/metrics) does, so it is the same double that function gives; the dense sum over every component had
+ * been most of a recall's database time. `+ 0` turns a sum that is -0 into 0, as cosine's sum from 0 is.
  */
-const similarityTo = (probe: SQL) =>
-  sql`(select case when sum(x * x) > 0 and sum(y * y) > 0 then sum(x * y) / sqrt(sum(x * x) * sum(y * y)) else 0 end
-    from unnest(${probe}, t.embedding::float8[]) as u(x, y))::float8 as similarity`;
+const similarityTo = (probe: SQL, probeNorm2: SQL) =>
+  sql`(select case when t.embedding_norm2 > 0 and ${probeNorm2} > 0
+      then (sum((${probe})[i + 1] * v) + 0) / sqrt(${probeNorm2} * t.embedding_norm2) else 0 end
+    from unnest(t.embedding_at, t.embedding_nonzero) as u(i, v))::float8 as similarity`;
+
+/** Σ x² in element order, from 0: the double Postgres's sum over the same float8[] gives. */
+export const norm2 = (v: number[]): number => v.reduce((s, x) => s + x * x, 0);
 
 /**
  * The query of vectorCandidates (exported so tests and the bench can EXPLAIN exactly what runs). With `probe`, the
- * probe is each row's own (`p.bits`, `p.vec`, `p.emb`: see eachQuery); `vector` then gives the dimension and bit
+ * probe is each row's own (`p.bits`, `p.vec`, `p.emb`, `p.norm2`: see eachQuery); `vector` then gives the dimension and bit
  * length every probe shares.
  */
-export function vectorShortlist(table: Searchable, where: SQL, vector: number[], limit: number, pgvector: boolean, extra?: SQL, probe?: { bits: SQL; vec: SQL; emb: SQL }): SQL {
+export function vectorShortlist(
+  table: Searchable,
+  where: SQL,
+  vector: number[],
+  limit: number,
+  pgvector: boolean,
+  extra?: SQL,
+  probe?: { bits: SQL; vec: SQL; emb: SQL; norm2: SQL },
+): SQL {
   const dim = vector.length;
-  const similarity = similarityTo(probe?.emb ?? sql`${float8s(vector)}::float8[]`);
+  const similarity = similarityTo(probe?.emb ?? sql`${float8s(vector)}::float8[]`, probe?.norm2 ?? sql`${norm2(vector)}::float8`);
   return pgvector
     ? // Nothing but the distance in ORDER BY (no tie-break), or the planner cannot use the HNSW index.
       sql`select id, ${similarity}${more(extra)} from ${table} t
@@ -171,10 +184,14 @@ export const eachQuery = (probes: Probe[], shortlist: SQL, pgvector: boolean): S
   const json = JSON.stringify(
     probes.map((p) => ({
       i: p.i, persona: p.persona, terms: p.terms,
-      ...(p.vector.length && { emb: p.vector, ...(pgvector ? { vec: toPgVector(p.vector) } : { bits: embeddingBits(p.vector) }) }),
+      ...(p.vector.length && { emb: p.vector, norm2: norm2(p.vector), ...(pgvector ? { vec: toPgVector(p.vector) } : { bits: embeddingBits(p.vector) }) }),
     })),
   );
-  return sql`select p.i, c.* from jsonb_to_recordset(${json}::jsonb) as p(i int, persona text, terms text, bits text, vec text, emb float8[]) cross join lateral (${shortlist}) c`;
+  // The LIMIT is what the planner estimates the probes by (a function's rows are estimated at 100): at 100 a board's
+  // text search was costed past jit_above_cost, and compiling it took 12 ms of a 26 ms statement.
+  return sql`select p.i, c.* from (select * from jsonb_to_recordset(${json}::jsonb) as p(i int, persona text, terms text, bits varbit, vec text, emb float8[], norm2 float8)
+      limit ${sql.raw(String(probes.length))}) p
+    cross join lateral (${shortlist}) c`;
 };
 
 /** Text candidates of several probes (see eachQuery), best first within each. */
@@ -188,7 +205,7 @@ export async function textCandidatesEach<E extends object = object>(exec: Exec, 
 export async function vectorCandidatesEach<E extends object = object>(exec: Exec, table: Searchable, where: SQL, probes: Probe[], limit: number, pgvector: boolean, extra?: SQL) {
   const live = probes.filter((p) => p.vector.length);
   if (!live.length) return [];
-  const shortlist = vectorShortlist(table, where, live[0]!.vector, limit, pgvector, extra, { bits: sql`p.bits`, vec: sql`p.vec`, emb: sql`p.emb` });
+  const shortlist = vectorShortlist(table, where, live[0]!.vector, limit, pgvector, extra, { bits: sql`p.bits`, vec: sql`p.vec`, emb: sql`p.emb`, norm2: sql`p.norm2` });
   const found = await rows<{ i: number; id: string; similarity: number } & E>(exec, eachQuery(live, shortlist, pgvector));
   return live.flatMap((p) => ranked(found.filter((r) => r.i === p.i)));
 }

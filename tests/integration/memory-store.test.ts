@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { expertMemories, sessions } from '../../src/db/schema';
 import { cosine } from '../../src/domain/metrics';
-import { float4Array, vectorCandidates, vectorCandidatesEach } from '../../src/memory/hybrid';
+import { eachQuery, float4Array, norm2, textShortlist, vectorCandidates, vectorCandidatesEach, vectorShortlist } from '../../src/memory/hybrid';
 import { embedSync } from '../../src/embeddings/local-embedder';
 import { embeddingBits, HASH_BITS, signBits, toPgVector } from '../../src/memory/vectors';
 import { MemoryStore, type NewLesson, type NewMemory } from '../../src/memory/memory-store';
@@ -373,6 +373,65 @@ describe('MemoryStore', () => {
     for (const c of single) expect(c.similarity).toBe(cosine(query, stored.get(c.id)!));
     expect(single.find((c) => c.id === rows[5]!.id)!.similarity).toBe(0);
     expect(single.map((c) => c.similarity)).toEqual([...single.map((c) => c.similarity)].sort((a, b) => b - a));
+    const each = await vectorCandidatesEach(database.db, expertMemories, sql`tenant_id = ${t} and persona = p.persona`, [{ i: 0, persona: 'maria', terms: '', vector: query }], 100, false);
+    expect(each.map((c) => [c.id, c.similarity])).toEqual(single.map((c) => [c.id, c.similarity]));
+  });
+
+  it("plans a board's searches for its own number of probes, each probe's bits parsed once", async () => {
+    const t = tenant('plan');
+    const probes = ['maria', 'chen', 'tariq'].map((persona, i) => ({ i, persona, terms: 'cash runway', vector: vec(`cash runway ${persona}`) }));
+    const where = sql`tenant_id = ${t} and persona = p.persona`;
+    const SCORING = sql`category`;
+    const plans = await Promise.all(
+      [
+        eachQuery(probes, textShortlist(expertMemories, where, sql`p.terms`, 50, SCORING), false),
+        eachQuery(probes, vectorShortlist(expertMemories, where, probes[0]!.vector, 100, false, SCORING, { bits: sql`p.bits`, vec: sql`p.vec`, emb: sql`p.emb`, norm2: sql`p.norm2` }), false),
+      ].map(async (q) => {
+        const r = (await database.db.execute(sql`explain (verbose, format json) ${q}`)) as unknown as { rows: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] };
+        return r.rows[0]!['QUERY PLAN'][0].Plan;
+      }),
+    );
+    type PlanNode = { 'Node Type': string; 'Plan Rows': number; 'Sort Key'?: string[]; Plans?: PlanNode[] };
+    const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+    for (const plan of plans) {
+      // A function's rows are estimated at 100 otherwise: a board's text search was costed past jit_above_cost.
+      const probeScan = nodes(plan).find((n) => n['Node Type'] === 'Limit' && n.Plans?.[0]?.['Node Type'] === 'Function Scan');
+      expect(probeScan?.['Plan Rows']).toBe(3);
+    }
+    // Typed as bit varying in the record: read as text, each probe's 512 characters were parsed again for every row scanned.
+    const sortKeys = nodes(plans[1]!).flatMap((n) => n['Sort Key'] ?? []).join(' ');
+    expect(sortKeys).toContain('bit_count');
+    expect(sortKeys).not.toMatch(/p\.bits\)::bit varying/);
+  });
+
+  it('multiplies only the non-zero components, with the same double: sparse rows, a sparse probe, and rows it does not touch', async () => {
+    const t = tenant('sparse');
+    const s = await session(t);
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    // The probe is zero on odd components; `apart` has negative values only there (every product -0: a sum that must
+    // read 0, as cosine's does), `hashed` is what the local embedder makes, `mixed` is sparse and overlaps.
+    const query = Array.from({ length: DIM }, (_, i) => (i % 2 ? 0 : rnd()));
+    const apart = Array.from({ length: DIM }, (_, i) => (i % 2 ? -Math.abs(rnd()) : 0));
+    const mixed = Array.from({ length: DIM }, (_, i) => (i % 7 === 0 ? rnd() : 0));
+    const rows = [apart, mixed, vec('cash runway before the seed round'), vec('pricing tiers')].map((embedding, k) =>
+      memory(s, { summary: `sparse ${k}`, embedding }),
+    );
+    await store.insertMemories(t, rows);
+    const read = (await database.db.execute(
+      sql`select id, array_send(embedding) as e, embedding_at as at, embedding_norm2 as n from expert_memories where tenant_id = ${t}`,
+    )) as unknown as { rows: { id: string; e: Uint8Array; at: number[]; n: number }[] };
+    const stored = new Map(read.rows.map((r) => [r.id, float4Array(r.e)]));
+    for (const r of read.rows) {
+      const v = stored.get(r.id)!;
+      expect(r.at).toEqual(v.flatMap((x, i) => (x !== 0 ? [i] : [])));
+      expect(r.n).toBe(norm2(v));
+    }
+    const where = sql`tenant_id = ${t} and persona = 'maria'`;
+    const single = await vectorCandidates(database.db, expertMemories, where, query, 100, false);
+    expect(single).toHaveLength(4);
+    for (const c of single) expect(c.similarity).toBe(cosine(query, stored.get(c.id)!));
+    expect(Object.is(single.find((c) => c.id === rows[0]!.id)!.similarity, 0)).toBe(true);
     const each = await vectorCandidatesEach(database.db, expertMemories, sql`tenant_id = ${t} and persona = p.persona`, [{ i: 0, persona: 'maria', terms: '', vector: query }], 100, false);
     expect(each.map((c) => [c.id, c.similarity])).toEqual(single.map((c) => [c.id, c.similarity]));
   });
