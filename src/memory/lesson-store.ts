@@ -101,11 +101,8 @@ export class LessonStore {
     if (q.limit <= 0) return [];
     const where = sql`tenant_id = ${tenantId} and confidence >= ${q.minConfidence ?? 0.5}`;
     return this.vector.run(this.db, async (exec) => {
-      const [text, vec] = await this.vector.both(
-        exec,
-        (x) => textCandidates(x, lessons, where, q.text, 50),
-        (x) => vectorCandidates(x, lessons, where, q.vector, 100, this.vector.on),
-      );
+      const text = await textCandidates(exec, lessons, where, q.text, 50);
+      const vec = await vectorCandidates(exec, lessons, where, q.vector, 100, this.vector.on);
       const fused = fuse(text, vec)
         .sort((a, b) => b.rrf - a.rrf || (a.id < b.id ? -1 : 1))
         .slice(0, q.limit);

@@ -211,11 +211,8 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
       for (const probes of groups.values()) {
         const q0 = queries[probes[0]!.i]!;
         const where = recallFilter(tenantId, { ...q0, persona: sql`p.persona` });
-        const [text, vec] = await this.vector.both(
-          exec,
-          (x) => textCandidatesEach<Candidate>(x, m, where, probes, TEXT_CANDIDATES, SCORING),
-          (x) => vectorCandidatesEach<Candidate>(x, m, where, probes, VECTOR_CANDIDATES, this.vector.on, SCORING),
-        );
+        const text = await textCandidatesEach<Candidate>(exec, m, where, probes, TEXT_CANDIDATES, SCORING);
+        const vec = await vectorCandidatesEach<Candidate>(exec, m, where, probes, VECTOR_CANDIDATES, this.vector.on, SCORING);
         for (const { i } of probes) {
           const q = queries[i]!;
           const [t, v] = [text.filter((c) => c.i === i), vec.filter((c) => c.i === i)];

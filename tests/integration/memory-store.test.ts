@@ -377,6 +377,35 @@ describe('MemoryStore', () => {
     expect(each.map((c) => [c.id, c.similarity])).toEqual(single.map((c) => [c.id, c.similarity]));
   });
 
+  it('runs a recall on one connection from start to end, so concurrent recalls finish in turn rather than all at the end', async () => {
+    const t = tenant('turns');
+    const s = await session(t);
+    await store.insertMemories(t, ['cash runway', 'pricing tiers', 'hiring plan'].map((summary) => memory(s, { summary })));
+    // One connection: side by side, each recall's last statement (fetching what it returns) had queued behind every
+    // other recall's candidate statements, so the first recall finished only after all of them had started.
+    const narrow = openDatabase(testDatabaseUrl(), 1);
+    try {
+      const one = new MemoryStore(narrow.db);
+      let checkouts = 0;
+      narrow.pool.on('acquire', () => checkouts++);
+      const firstDoneAt: number[] = [];
+      await Promise.all(
+        Array.from({ length: 5 }, (_, k) =>
+          one.recall(t, { persona: 'maria', text: 'cash runway', vector: vec('cash runway'), limit: 2, halfLifeDays: 90, now: NOW }).then((got) => {
+            expect(got.length).toBeGreaterThan(0);
+            if (!firstDoneAt.length) firstDoneAt.push(checkouts);
+            return k;
+          }),
+        ),
+      );
+      // Its own checkout, and at most the next recall's, which the release hands the connection to before this resolves.
+      expect(firstDoneAt[0]).toBeLessThanOrEqual(2);
+      expect(checkouts).toBe(5);
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it("plans a board's searches for its own number of probes, each probe's bits parsed once", async () => {
     const t = tenant('plan');
     const probes = ['maria', 'chen', 'tariq'].map((persona, i) => ({ i, persona, terms: 'cash runway', vector: vec(`cash runway ${persona}`) }));
