@@ -210,9 +210,9 @@ export class MemoryStore implements ExpertMemoryPort, LessonStorePort, Utterance
       const tops: { i: number; top: { id: string; score: number; ftsRank: number | null; vectorSimilarity: number | null; recency: number; categoryMatch: boolean }[] }[] = [];
       for (const probes of groups.values()) {
         const q0 = queries[probes[0]!.i]!;
-        const where = recallFilter(tenantId, { ...q0, persona: sql`p.persona` });
+        const where = (persona: SQL) => recallFilter(tenantId, { ...q0, persona });
         const text = await textCandidatesEach<Candidate>(exec, m, where, probes, TEXT_CANDIDATES, SCORING);
-        const vec = await vectorCandidatesEach<Candidate>(exec, m, where, probes, VECTOR_CANDIDATES, this.vector.on, SCORING);
+        const vec = await vectorCandidatesEach<Candidate>(exec, m, where(sql`p.persona`), probes, VECTOR_CANDIDATES, this.vector.on, SCORING);
         for (const { i } of probes) {
           const q = queries[i]!;
           const [t, v] = [text.filter((c) => c.i === i), vec.filter((c) => c.i === i)];

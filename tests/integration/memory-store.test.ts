@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { expertMemories, sessions } from '../../src/db/schema';
 import { cosine } from '../../src/domain/metrics';
-import { eachQuery, float4Array, norm2, textShortlist, vectorCandidates, vectorCandidatesEach, vectorShortlist } from '../../src/memory/hybrid';
+import { eachQuery, float4Array, norm2, textCandidatesEach, textEachQuery, vectorCandidates, vectorCandidatesEach, vectorShortlist } from '../../src/memory/hybrid';
 import { embedSync } from '../../src/embeddings/local-embedder';
 import { embeddingBits, HASH_BITS, signBits, toPgVector } from '../../src/memory/vectors';
 import { MemoryStore, type NewLesson, type NewMemory } from '../../src/memory/memory-store';
@@ -406,29 +406,34 @@ describe('MemoryStore', () => {
     }
   });
 
-  it("plans a board's searches for its own number of probes, each probe's bits parsed once", async () => {
+  it("plans a board's searches for its own number of probes, matches their shared terms once, and parses each probe's bits once", async () => {
     const t = tenant('plan');
-    const probes = ['maria', 'chen', 'tariq'].map((persona, i) => ({ i, persona, terms: 'cash runway', vector: vec(`cash runway ${persona}`) }));
-    const where = sql`tenant_id = ${t} and persona = p.persona`;
+    const s = await session(t);
+    const personas = ['maria', 'chen', 'tariq'];
+    await store.insertMemories(t, personas.flatMap((persona) => ['cash runway plan', 'runway and cash'].map((summary) => memory(s, { persona, summary }))));
+    const probes = personas.map((persona, i) => ({ i, persona, terms: 'cash runway', vector: vec('cash runway') }));
+    const where = (persona: SQL) => sql`tenant_id = ${t} and persona = ${persona}`;
     const SCORING = sql`category`;
-    const plans = await Promise.all(
-      [
-        eachQuery(probes, textShortlist(expertMemories, where, sql`p.terms`, 50, SCORING), false),
-        eachQuery(probes, vectorShortlist(expertMemories, where, probes[0]!.vector, 100, false, SCORING, { bits: sql`p.bits`, vec: sql`p.vec`, emb: sql`p.emb`, norm2: sql`p.norm2` }), false),
-      ].map(async (q) => {
-        const r = (await database.db.execute(sql`explain (verbose, format json) ${q}`)) as unknown as { rows: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] };
-        return r.rows[0]!['QUERY PLAN'][0].Plan;
-      }),
-    );
-    type PlanNode = { 'Node Type': string; 'Plan Rows': number; 'Sort Key'?: string[]; Plans?: PlanNode[] };
+    type PlanNode = { 'Node Type': string; 'Plan Rows': number; 'Actual Loops': number; 'Relation Name'?: string; 'Sort Key'?: string[]; Plans?: PlanNode[] };
     const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-    for (const plan of plans) {
+    const plan = async (q: SQL) => {
+      const r = (await database.db.execute(sql`explain (analyze, verbose, format json) ${q}`)) as unknown as { rows: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] };
+      return nodes(r.rows[0]!['QUERY PLAN'][0].Plan);
+    };
+    const text = await plan(textEachQuery(expertMemories, where, probes, 50, SCORING));
+    const vector = await plan(
+      eachQuery(probes, vectorShortlist(expertMemories, where(sql`p.persona`), probes[0]!.vector, 100, false, SCORING, { bits: sql`p.bits`, vec: sql`p.vec`, emb: sql`p.emb`, norm2: sql`p.norm2` }), false),
+    );
+    for (const found of [text, vector]) {
       // A function's rows are estimated at 100 otherwise: a board's text search was costed past jit_above_cost.
-      const probeScan = nodes(plan).find((n) => n['Node Type'] === 'Limit' && n.Plans?.[0]?.['Node Type'] === 'Function Scan');
+      const probeScan = found.find((n) => n['Node Type'] === 'Limit' && n.Plans?.[0]?.['Node Type'] === 'Function Scan');
       expect(probeScan?.['Plan Rows']).toBe(3);
     }
+    // The three members share their terms: the table is searched once, not once per member.
+    expect(text.filter((n) => n['Relation Name'] === 'expert_memories').map((n) => n['Actual Loops'])).toEqual([1]);
+    expect(await textCandidatesEach(database.db, expertMemories, where, probes, 50)).toHaveLength(6);
     // Typed as bit varying in the record: read as text, each probe's 512 characters were parsed again for every row scanned.
-    const sortKeys = nodes(plans[1]!).flatMap((n) => n['Sort Key'] ?? []).join(' ');
+    const sortKeys = vector.flatMap((n) => n['Sort Key'] ?? []).join(' ');
     expect(sortKeys).toContain('bit_count');
     expect(sortKeys).not.toMatch(/p\.bits\)::bit varying/);
   });
