@@ -88,27 +88,12 @@ function blockText(b: object): string {
 }
 
 /**
- * The prefix hash after one more block. Remembered: a session's calls send the same growing record, block for block
- * (the same strings), so most of a request's blocks were hashed after the same prefix by an earlier call. Bounded.
+ * The prefix hash after one more block. Not memoised: a memo keyed by the block's text kept every text a session had
+ * sent alive (half the simulated worker's heap, which its GC then marked over and over) to save one SHA-256 over
+ * text that has to be read for its token count anyway.
  */
-const chained = new Map<string, Map<string, string>>();
-let chainedSize = 0;
-function chain(prev: string, key: string, text: string): string {
-  const at = `${prev}\u0000${key}`;
-  let byText = chained.get(at);
-  const known = byText?.get(text);
-  if (known) return known;
-  const hash = createHash('sha256').update(prev).update('\u0000').update(key).update('\u0000').update(text).digest('hex');
-  if (chainedSize >= 50_000) {
-    chained.clear();
-    chainedSize = 0;
-    byText = undefined;
-  }
-  if (!byText) chained.set(at, (byText = new Map()));
-  byText.set(text, hash);
-  chainedSize += 1;
-  return hash;
-}
+const chain = (prev: string, key: string, text: string): string =>
+  createHash('sha256').update(prev).update('\u0000').update(key).update('\u0000').update(text).digest('hex');
 
 /** The request as one block sequence, tools → system → messages, with cumulative hashes and token counts. */
 function flatten(p: CacheableParams, countTokens: (text: string) => number): Flat {

@@ -41,8 +41,14 @@ const byBucket = new Map<string, number>();
 const byFn = new Map<string, number>();
 /** Node internals (socket writes, JSON, timers) charged to the nearest caller that is a package or bo1's code. */
 const byOrigin = new Map<string, number>();
+/** Inclusive time: each sample charged once to every distinct function of bo1's own code on its stack (what a subtree costs). */
+const byTotal = new Map<string, number>();
 const INTERNAL = new Set(['node internals', '(program)', '(garbage collector)']);
 let total = 0;
+const frameKey = (n: Node, b: string): string => {
+  const file = n.callFrame.url.startsWith('file:') ? n.callFrame.url.replace(/^.*\/(src|tests|node_modules)\//, '$1/') : b;
+  return `${n.callFrame.functionName || '(anonymous)'} ${file}`;
+};
 for (const f of files) {
   const p = JSON.parse(readFileSync(f, 'utf8')) as Profile;
   const nodes = new Map(p.nodes.map((n) => [n.id, n]));
@@ -68,9 +74,17 @@ for (const f of files) {
       total += us;
       const o = origin(id);
       byOrigin.set(o, (byOrigin.get(o) ?? 0) + us);
-      const file = n.callFrame.url.startsWith('file:') ? n.callFrame.url.replace(/^.*\/(src|tests|node_modules)\//, '$1/') : b;
-      const key = `${n.callFrame.functionName || '(anonymous)'} ${file}`;
-      byFn.set(key, (byFn.get(key) ?? 0) + us);
+      byFn.set(frameKey(n, b), (byFn.get(frameKey(n, b)) ?? 0) + us);
+      const seen = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+        const a = nodes.get(at)!;
+        const ab = bucket(a.callFrame.url, a.callFrame.functionName);
+        if (!ab.startsWith('src/') || !a.callFrame.functionName) continue;
+        const key = frameKey(a, ab);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        byTotal.set(key, (byTotal.get(key) ?? 0) + us);
+      }
     }
   });
 }
@@ -82,3 +96,5 @@ console.log('\nthe same with node internals charged to their nearest caller (wha
 for (const [b, us] of [...byOrigin].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${share(us)}  ${b}`);
 console.log('\ntop functions (self):');
 for (const [k, us] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${share(us)}  ${k}`);
+console.log("\ntop named functions of bo1's own code (inclusive: the function and all it calls):");
+for (const [k, us] of [...byTotal].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${share(us)}  ${k}`);
