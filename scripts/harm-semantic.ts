@@ -46,9 +46,10 @@ const OVERRULE_RECALL_COST = 0.02;
  * equity"). Not the positional `prevention` and `negation`, which the rules
  * read against the act's place, nor the broad `victim` ("… about us"),
  * `own_side` and `about_others`, which in a whole request excuse too much
- * ("make the journalist who wrote about us afraid").
+ * ("make the journalist who wrote about us afraid"). `stance` (reporting,
+ * refusing, putting right) is written for the whole request already.
  */
-const EXCUSED_BY = ['legality', 'defence', 'fair_treatment'];
+const EXCUSED_BY = ['legality', 'defence', 'fair_treatment', 'stance'];
 const NEVER_OVERRULED = ['self_harm'];
 /** Context sentences added to each training request's copy: between these, at random. */
 const CONTEXT_SENTENCES = [1, 5] as const;

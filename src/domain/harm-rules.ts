@@ -35,8 +35,12 @@ const concept = z.union([
 ]);
 
 const cue = z.object({
-  /** Where the cue must sit: anywhere before the act, within three words before it, or anywhere in the sentence. */
-  where: z.enum(['before', 'justBefore', 'sentence']),
+  /**
+   * Where the cue must sit: anywhere before the act, within three words before it, anywhere in the sentence, or
+   * anywhere in the request (the person's stance on the act, often in a sentence of its own: "A procurement officer
+   * hinted at a fee. I refuse to pay bribes.").
+   */
+  where: z.enum(['before', 'justBefore', 'sentence', 'request']),
   phrases: z.array(phrase).min(1),
 });
 
@@ -173,7 +177,7 @@ export interface CompiledRule {
   order: 'given' | 'any';
   gap: number;
   scope: 'sentence' | 'adjacent';
-  unless: { name: string; where: 'before' | 'justBefore' | 'sentence' }[];
+  unless: { name: string; where: 'before' | 'justBefore' | 'sentence' | 'request' }[];
 }
 
 export interface CompiledConcept {
@@ -193,6 +197,8 @@ export interface CompiledScreen {
   /** Each category's generic act, for a refusal that no rule named (see the file's `what`). */
   generic: Map<string, string>;
   allowedReason: string;
+  /** The cues that count anywhere in the request (`where: "request"`). */
+  requestCues: ReadonlySet<string>;
 }
 
 const toPattern = (p: string): Pattern =>
@@ -251,5 +257,6 @@ export function compileHarmScreen(raw: unknown, rawNeighbours: unknown = NO_NEIG
     reasons: new Map(Object.entries(file.categories).map(([k, v]) => [k, v.reason])),
     generic: new Map(Object.entries(file.categories).map(([k, v]) => [k, v.what ?? `something in the category ${k}`])),
     allowedReason: file.allowedReason,
+    requestCues: new Set(Object.entries(file.cues).flatMap(([name, c]) => (c.where === 'request' ? [name] : []))),
   };
 }

@@ -118,9 +118,11 @@ function ruleStarts(rule: CompiledRule, found: Found): number[] {
   return spans[0]!.filter(([, e]) => chain(1, e)).map(([s]) => s);
 }
 
-function excused(rule: CompiledRule, found: Found, start: number): boolean {
+function excused(rule: CompiledRule, found: Found, start: number, stance: ReadonlySet<string>): boolean {
   return rule.unless.some(({ name, where }) =>
-    (found.get(`cue:${name}`) ?? []).some(([, end]) => where === 'sentence' || (end <= start && (where === 'before' || start - end <= GAP_WORDS))),
+    where === 'request'
+      ? stance.has(name)
+      : (found.get(`cue:${name}`) ?? []).some(([, end]) => where === 'sentence' || (end <= start && (where === 'before' || start - end <= GAP_WORDS))),
   );
 }
 
@@ -139,12 +141,12 @@ export function categoryVerdict(screen: CompiledScreen, category: string): Scree
   return { allowed: false, category, reason: template.replaceAll('{what}', screen.generic.get(category)!) };
 }
 
-/** The first rule of `scope`, in file order, that matches `found` and is not excused. */
-function firstMatch(screen: CompiledScreen, found: Found, scope: CompiledRule['scope']): CompiledRule | undefined {
+/** The first rule of `scope`, in file order, that matches `found` and is not excused (`stance`: the request-wide cues found). */
+function firstMatch(screen: CompiledScreen, found: Found, scope: CompiledRule['scope'], stance: ReadonlySet<string>): CompiledRule | undefined {
   return screen.rules.find((rule) => {
     if (rule.scope !== scope) return false;
     // Any one unexcused occurrence is enough: "I don't see the point in being alive" is excused where the match starts after "don't", not where it starts with it.
-    return ruleStarts(rule, found).some((start) => !excused(rule, found, start));
+    return ruleStarts(rule, found).some((start) => !excused(rule, found, start, stance));
   });
 }
 
@@ -155,14 +157,18 @@ function firstMatch(screen: CompiledScreen, found: Found, scope: CompiledRule['s
  */
 export function screenWith(screen: CompiledScreen, text: string): ScreenResult {
   const perSentence = sentences(text).map((s) => masked(screen, s));
-  for (const ws of perSentence) {
-    const rule = firstMatch(screen, findConcepts(screen, ws), 'sentence');
+  const found = perSentence.map((ws) => findConcepts(screen, ws));
+  // The request-scope cues found in any sentence: the person's stance counts wherever they state it.
+  const cues = found.flatMap((f) => [...f.keys()].filter((k) => k.startsWith('cue:')).map((k) => k.slice('cue:'.length)));
+  const stance = new Set(cues.filter((c) => screen.requestCues.has(c)));
+  for (const f of found) {
+    const rule = firstMatch(screen, f, 'sentence', stance);
     if (rule) return verdict(screen, rule);
   }
   if (screen.rules.some((r) => r.scope === 'adjacent')) {
     const pairs = perSentence.length < 2 ? perSentence : perSentence.slice(1).map((ws, i) => [...perSentence[i]!, MASK, ...ws]);
     for (const ws of pairs) {
-      const rule = firstMatch(screen, findConcepts(screen, ws), 'adjacent');
+      const rule = firstMatch(screen, findConcepts(screen, ws), 'adjacent', stance);
       if (rule) return verdict(screen, rule);
     }
   }

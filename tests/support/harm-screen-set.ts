@@ -13,13 +13,13 @@ export interface HarmfulExample {
   text: string;
   category: string;
 }
-type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'blind2' | 'blind3';
+type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'tuneLong' | 'tuneShort' | 'blind2' | 'blind3' | 'blind4' | 'blind5';
 export interface HarmScreenSet {
   harmful: Record<Split, HarmfulExample[]>;
   benign: Record<Split, string[]>;
 }
 
-export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'heldOut', 'afterRules', 'blind2', 'blind3'];
+export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'tuneLong', 'tuneShort', 'heldOut', 'afterRules', 'blind2', 'blind3', 'blind4', 'blind5'];
 
 /** What each split is, as the bench and the test print it (the fixture's `about` tells the whole story). */
 export const SPLIT_LABELS: Record<Split, string> = {
@@ -28,8 +28,12 @@ export const SPLIT_LABELS: Record<Split, string> = {
   heldOut: 'held out (never tuned against, seen while writing)',
   afterRules: 'afterRules (read before the intent rules)',
   semanticAdded: 'semanticAdded, written for the semantic layer (trained on, never tuned against by the rules)',
+  tuneLong: 'tuneLong, long requests written blind (the stance cue tuned against them; never trained on)',
+  tuneShort: 'tuneShort, short requests written blind (the stance cue tuned against them; never trained on)',
   blind2: 'blind2 (written blind, never trained on; its aggregate figures were read while the layers were built)',
   blind3: 'blind3 (written blind before the semantic layer, first measured after both layers were committed)',
+  blind4: 'blind4 (written blind after the stance cue, measured once before and after it; never tuned or trained on)',
+  blind5: 'blind5 (written blind after the stance cue, measured once before and after it; never tuned or trained on)',
 };
 
 export function loadHarmScreenSet(): HarmScreenSet {
