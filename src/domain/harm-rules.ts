@@ -36,12 +36,18 @@ const concept = z.union([
 
 const cue = z.object({
   /**
-   * Where the cue must sit: anywhere before the act, within three words before it, anywhere in the sentence, or
+   * Where the cue must sit: anywhere before the act, within three words before it, anywhere in the sentence,
    * anywhere in the request (the person's stance on the act, often in a sentence of its own: "A procurement officer
-   * hinted at a fee. I refuse to pay bribes.").
+   * hinted at a fee. I refuse to pay bribes."), or opening the act's sentence (someone else as the one who acts:
+   * "Someone keeps leaving fake reviews on our page.").
    */
-  where: z.enum(['before', 'justBefore', 'sentence', 'request']),
+  where: z.enum(['before', 'justBefore', 'sentence', 'request', 'opens']),
   phrases: z.array(phrase).min(1),
+  /**
+   * Cues that cancel this one in a sentence holding both: a third party's act is reported, unless the same sentence
+   * asks or offers ("A supplier offered to write us invoices for goods we never receive").
+   */
+  notWith: z.array(id).optional(),
 });
 
 const rule = z.object({
@@ -97,6 +103,7 @@ export const harmScreenFileSchema = z
       (r.unless ?? []).forEach((c, j) => file.cues[c] || issue(`unknown cue ${c}`, ['rules', i, 'unless', j]));
     });
     file.defaultUnless.forEach((c, j) => file.cues[c] || issue(`unknown cue ${c}`, ['defaultUnless', j]));
+    for (const [name, c] of Object.entries(file.cues)) (c.notWith ?? []).forEach((n, j) => file.cues[n] || issue(`unknown cue ${n}`, ['cues', name, 'notWith', j]));
     const phrasesOf = (c: z.infer<typeof concept>) => (Array.isArray(c) ? c : [...c.phrases, ...c.notFollowedBy]);
     const all: [string[], string[]][] = [
       ...Object.entries(file.concepts).map(([name, c]): [string[], string[]] => [['concepts', name], phrasesOf(c)]),
@@ -177,7 +184,7 @@ export interface CompiledRule {
   order: 'given' | 'any';
   gap: number;
   scope: 'sentence' | 'adjacent';
-  unless: { name: string; where: 'before' | 'justBefore' | 'sentence' | 'request' }[];
+  unless: { name: string; where: 'before' | 'justBefore' | 'sentence' | 'request' | 'opens'; notWith: string[] }[];
 }
 
 export interface CompiledConcept {
@@ -252,7 +259,7 @@ export function compileHarmScreen(raw: unknown, rawNeighbours: unknown = NO_NEIG
       order: r.order,
       gap: r.gap,
       scope: r.scope,
-      unless: (r.unless ?? file.defaultUnless).map((name) => ({ name, where: file.cues[name]!.where })),
+      unless: (r.unless ?? file.defaultUnless).map((name) => ({ name, where: file.cues[name]!.where, notWith: file.cues[name]!.notWith ?? [] })),
     })),
     reasons: new Map(Object.entries(file.categories).map(([k, v]) => [k, v.reason])),
     generic: new Map(Object.entries(file.categories).map(([k, v]) => [k, v.what ?? `something in the category ${k}`])),

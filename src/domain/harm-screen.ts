@@ -11,7 +11,10 @@ import { compileHarmScreen, GAP, GAP_WORDS, MASK, words, type CompiledRule, type
  * one fixed wording, so paraphrases still meet the rule. Each concept is a
  * list of stemmed phrases in src/data/harm-screen.json. A match is excused
  * by cues in the same sentence that make the request defensive or lawful
- * ("protect our users from fraud", "pay less tax legally"); idioms that
+ * ("protect our users from fraud", "pay less tax legally"), by the person's
+ * stance anywhere in the request ("I refuse to pay bribes"), or by a sentence
+ * that opens with someone else's act and neither asks nor offers ("Somebody
+ * is posting fake reviews of our bakery"); idioms that
  * reuse a harmful word ("kill it at the trade show") are masked first.
  * Precision matters more than recall here: the model's own screen in the
  * problem statement is the second layer.
@@ -119,11 +122,13 @@ function ruleStarts(rule: CompiledRule, found: Found): number[] {
 }
 
 function excused(rule: CompiledRule, found: Found, start: number, stance: ReadonlySet<string>): boolean {
-  return rule.unless.some(({ name, where }) =>
-    where === 'request'
-      ? stance.has(name)
-      : (found.get(`cue:${name}`) ?? []).some(([, end]) => where === 'sentence' || (end <= start && (where === 'before' || start - end <= GAP_WORDS))),
-  );
+  return rule.unless.some(({ name, where, notWith }) => {
+    if (where === 'request') return stance.has(name);
+    if (notWith.some((n) => found.has(`cue:${n}`))) return false;
+    const spans = found.get(`cue:${name}`) ?? [];
+    if (where === 'opens') return spans.some(([s]) => s === 0);
+    return spans.some(([, end]) => where === 'sentence' || (end <= start && (where === 'before' || start - end <= GAP_WORDS)));
+  });
 }
 
 /** Sentences: split at . ! ? and line breaks, so a cue in one sentence never excuses another. */

@@ -13,13 +13,13 @@ export interface HarmfulExample {
   text: string;
   category: string;
 }
-type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'tuneLong' | 'tuneShort' | 'blind2' | 'blind3' | 'blind4' | 'blind5';
+type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'tuneLong' | 'tuneShort' | 'blind2' | 'blind3' | 'blind4' | 'blind5' | 'blind6';
 export interface HarmScreenSet {
   harmful: Record<Split, HarmfulExample[]>;
   benign: Record<Split, string[]>;
 }
 
-export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'tuneLong', 'tuneShort', 'heldOut', 'afterRules', 'blind2', 'blind3', 'blind4', 'blind5'];
+export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'tuneLong', 'tuneShort', 'heldOut', 'afterRules', 'blind2', 'blind3', 'blind4', 'blind5', 'blind6'];
 
 /** What each split is, as the bench and the test print it (the fixture's `about` tells the whole story). */
 export const SPLIT_LABELS: Record<Split, string> = {
@@ -32,8 +32,9 @@ export const SPLIT_LABELS: Record<Split, string> = {
   tuneShort: 'tuneShort, short requests written blind (the stance cue tuned against them; never trained on)',
   blind2: 'blind2 (written blind, never trained on; its aggregate figures were read while the layers were built)',
   blind3: 'blind3 (written blind before the semantic layer, first measured after both layers were committed)',
-  blind4: 'blind4 (written blind after the stance cue, measured once before and after it; never tuned or trained on)',
+  blind4: 'blind4 (written blind after the stance cue, measured once before and after it; the reported cue written from its false refusals)',
   blind5: 'blind5 (written blind after the stance cue, measured once before and after it; never tuned or trained on)',
+  blind6: 'blind6 (written blind after the reported cue, measured once before and after each cue; never tuned or trained on)',
 };
 
 export function loadHarmScreenSet(): HarmScreenSet {
