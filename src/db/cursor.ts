@@ -1,3 +1,4 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../domain/errors';
 
@@ -25,3 +26,13 @@ export function decodeCursor(cursor: string): [string, string] {
   if (!parsed.success) throw new AppError('invalid-cursor', 'cursor is not one this API issued');
   return parsed.data;
 }
+
+/** `created_at` to the microsecond: a cursor cut at milliseconds would skip rows sharing that millisecond. */
+export const exactTs = (col: SQLWrapper) =>
+  sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Keyset condition for newest-first pages ordered by (created_at, id), from a cursor made of `exactTs`. */
+export const before = (createdAt: SQLWrapper, id: SQLWrapper, cursor: string) => {
+  const [ts, last] = decodeCursor(cursor);
+  return sql`(${createdAt}, ${id}) < (${ts}::timestamptz, ${last}::uuid)`;
+};

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Envelope, EventDraft, Usage } from '../domain/events';
 import { validateEvent } from '../domain/events';
 import { AppError } from '../domain/errors';
@@ -21,7 +21,7 @@ import { COMMIT_ALL_SQL, COMMIT_SQL, commitArgs, commitBatch, ends, openRow, typ
 import { CommitQueue } from './commit-queue';
 import { CommitHeads } from './commit-heads';
 import { refusedByPostgres, TickBatch } from './tick-batch';
-import { decodeCursor, encodeCursor } from './cursor';
+import { before, encodeCursor, exactTs } from './cursor';
 import { NeedsTransaction, SideRows, txOf } from './tx';
 import { causeChain } from './unavailable';
 import { llmCalls, sessionEvents, sessions, steps } from './schema';
@@ -118,25 +118,22 @@ export class SessionStore implements SessionStorePort {
   }
 
   async list(tenantId: string, limit: number, cursor?: string, status?: SessionStatus): Promise<Page<SessionRow>> {
-    const decoded = cursor === undefined ? null : decodeCursor(cursor);
-    const after = decoded && ([new Date(decoded[0]), decoded[1]] as const);
     const rows = await this.db
-      .select()
+      .select({ row: sessions, cursorTs: exactTs(sessions.createdAt) })
       .from(sessions)
       .where(
         and(
           eq(sessions.tenantId, tenantId),
           status ? eq(sessions.status, status) : undefined,
-          after
-            ? or(lt(sessions.createdAt, after[0]), and(eq(sessions.createdAt, after[0]), lt(sessions.id, after[1])))
-            : undefined,
+          cursor === undefined ? undefined : before(sessions.createdAt, sessions.id, cursor),
         ),
       )
       .orderBy(desc(sessions.createdAt), desc(sessions.id))
       .limit(limit + 1);
     const items = rows.slice(0, limit);
     const last = items.at(-1);
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt.toISOString(), last.id) : null };
+    // The cursor keeps created_at's microseconds: cut at milliseconds (a Date), it skipped sessions created in the same millisecond.
+    return { items: items.map((r) => r.row), nextCursor: rows.length > limit && last ? encodeCursor(last.cursorTs, last.row.id) : null };
   }
 
   async events(sessionId: string, after: number, limit: number): Promise<Envelope[]> {

@@ -1,7 +1,6 @@
-import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
-import { decodeCursor } from '../db/cursor';
-export { encodeCursor } from '../db/cursor';
+export { before, encodeCursor, exactTs } from '../db/cursor';
 import { expertMemories, lessons, sessions } from '../db/schema';
 import { AppError } from '../domain/errors';
 import { embeddingBits, toPgVector } from './vectors';
@@ -24,19 +23,9 @@ export async function rows<T>(exec: Exec, query: SQL): Promise<T[]> {
 
 export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** `created_at` to the microsecond: a cursor cut at milliseconds would skip rows sharing that millisecond. */
-export const exactTs = (col: SQLWrapper) =>
-  sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids come from URLs too: a malformed one is simply not found, rather than a Postgres cast error. */
 export const isUuid = (id: string): boolean => UUID.test(id);
-
-/** Keyset condition for newest-first pages ordered by (created_at, id). */
-export const before = (createdAt: SQLWrapper, id: SQLWrapper, cursor: string) => {
-  const [ts, last] = decodeCursor(cursor);
-  return sql`(${createdAt}, ${id}) < (${ts}::timestamptz, ${last}::uuid)`;
-};
 
 /** What a store throws for a row whose session is another tenant's. */
 export const tenancyError = (): AppError => new AppError('tenancy', 'a session id does not belong to this tenant');
