@@ -14,12 +14,21 @@ import type { Embedder } from '../ports/embeddings';
  */
 export interface RequestScreen {
   screen(text: string): Promise<Combined>;
+  /**
+   * What a refusal of this screen does (HARM_SCREEN_FLAG): `refuse` ends the
+   * session before any model call; `confirm` puts the finding to the model
+   * at intake, whose judgement stands. Absent: `refuse`.
+   */
+  readonly onFlag?: 'refuse' | 'confirm';
 }
 
 /** The rules alone: the deterministic twin for tests, and HARM_SCREEN=rules. */
 export const rulesOnlyScreen: RequestScreen = {
   screen: async (text) => ({ ...screenRequest(text), by: 'rules' }),
 };
+
+/** The same screen with what its refusal does set (HARM_SCREEN_FLAG). */
+export const withFlag = (screen: RequestScreen, onFlag: 'refuse' | 'confirm'): RequestScreen => ({ screen: (text) => screen.screen(text), onFlag });
 
 export interface SemanticScreenDeps {
   /** Resolves to the process's sentence encoder (loaded once); may reject. */

@@ -164,7 +164,7 @@ export async function runSession(deps: RunnerDeps, sessionId: string, opts: RunO
 
 /** A request the board must not deliberate: a clear event, no debate, a terminal failure that is not retried. */
 async function refuse(deps: RunnerDeps, sessionId: string, lease: number, err: RefusedError): Promise<RunOutcome> {
-  const reason = `This request was declined: ${err.reason}. bo1 deliberates business and personal decisions, not requests that are illegal or could harm people.`;
+  const reason = `This request was declined: ${err.reason.replace(/[.\s]+$/u, '')}. bo1 deliberates business and personal decisions, not requests that are illegal or could harm people.`;
   try {
     const envs = await deps.store.commit(sessionId, lease, {
       events: [

@@ -1,4 +1,5 @@
 import { problemStatementSchema, type ProblemStatement } from '../domain/model';
+import { harmCategoryGuide } from '../domain/harm-categories';
 import { defineCall, fixed } from './call';
 
 export interface IntakeInput {
@@ -12,7 +13,17 @@ export interface IntakeInput {
    * (the unanswered questions' ones included) and the answers.
    */
   revise?: { statement: string; assumptions: string[]; answers: { question: string; answer: string }[] };
+  /** The intake screen's refusal, when the deployment has the model confirm it (`HARM_SCREEN_FLAG=confirm`). */
+  flagged?: { category: string; reason: string };
 }
+
+/**
+ * The screen's finding, put to the model to confirm. It says how the screen
+ * works (wording, not meaning), so the model judges the request rather than
+ * deferring to the flag.
+ */
+const screenNote = (f: NonNullable<IntakeInput['flagged']>) =>
+  `An automatic pre-screen, which matches wording rather than meaning, flagged this request as possibly \`${f.category}\`: "${f.reason}" Judge the request yourself, by the rule above: refuse it if it is harmful, allow it if the flag only met its words.\n\n`;
 
 const MODE_NOTE: Record<IntakeInput['mode'], string> = {
   interactive: 'The person will see your clarifying questions and may answer them before the board starts; unanswered ones keep their assumption.',
@@ -48,12 +59,13 @@ export const problemStatementCall = defineCall<IntakeInput, ProblemStatement>({
   maxTokens: 1600,
   template: 'problem_statement',
   output: fixed(problemStatementSchema),
-  vars: (i) => ({ modeNote: i.revise ? reviseNote(i.revise) : MODE_NOTE[i.mode] }),
+  vars: (i) => ({ modeNote: i.revise ? reviseNote(i.revise) : MODE_NOTE[i.mode], harmCategories: harmCategoryGuide(), screenNote: i.flagged ? screenNote(i.flagged) : '' }),
   estimate: { input: 1_500, output: 800 },
 });
 
 /**
  * The frame's context line when the problem came without one. A trial's model read "(none given)" beside the
- * person's answers to the clarifying questions and took them for missing: it says where later words are.
+ * person's answers to the clarifying questions and took them for missing: it says where later words are, and
+ * that there may be none (at intake there is no case yet; the models of a screen trial looked for one).
  */
-export const NO_CONTEXT = '(none given with the question; what the person said since is in the case below)';
+export const NO_CONTEXT = '(none given with the question; anything the person said later, such as answers to clarifying questions, is in the case below)';

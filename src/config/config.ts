@@ -231,6 +231,15 @@ const envSchema = z
      */
     // Rules by default: on blind3, the first set measured after both layers were built, the semantic layer took false refusals from 3.1% to 10% (README).
     HARM_SCREEN: z.enum(['semantic', 'rules']).default('rules'),
+    /**
+     * What the intake screen's refusal does: `confirm` has the model confirm
+     * it at intake (told what the screen found), so the screen's false
+     * refusals of lawful wording are overruled while the model's own screen
+     * still sees every request; `refuse` ends the session before any model
+     * call (for a deployment whose model is too weak to trust with the call).
+     */
+    // Confirm by default: on blind8 the rules then the model refused 5.6% of lawful requests, the model confirming the rules 0.0%, at the same 100% recall (README).
+    HARM_SCREEN_FLAG: z.enum(['refuse', 'confirm']).default('confirm'),
     /** Run migrations when a process starts. */
     MIGRATE_ON_START: bool(true),
     /**

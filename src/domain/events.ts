@@ -90,6 +90,9 @@ export const eventDataSchemas = {
   'session.created': z.object({ problem: z.string(), context: z.string(), provider: z.string(), mode: z.string() }),
   'session.started': z.object({ attempt: z.number().int() }),
   'guardrail.refused': z.object({ category: z.string(), reason: z.string(), by: z.enum(['screen', 'model']) }),
+  'guardrail.cleared': z
+    .object({ category: z.string(), reason: z.string(), modelReason: z.string() })
+    .describe('The intake screen flagged the request (category, reason) and the model, asked to confirm, judged it lawful (modelReason): HARM_SCREEN_FLAG=confirm'),
   'clarification.requested': z.object({
     questions: z.array(z.object({ id: z.string(), question: z.string(), why: z.string() })),
     mode: z.string(),

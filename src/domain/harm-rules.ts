@@ -79,7 +79,11 @@ export const harmScreenFileSchema = z
       id,
       z.object({
         reason: z.string().min(20),
-        /** Fills {what} when the semantic layer refuses for this category with no rule of its own to name the act. */
+        /**
+         * The act in a few words: fills {what} when the semantic layer refuses for this category with no rule of its
+         * own to name the act, and describes the category to the model's own screen at intake (every shipped
+         * category has one).
+         */
         what: z.string().min(5).optional(),
       }),
     ),

@@ -208,3 +208,17 @@ export function shippedScreen(): CompiledScreen {
 export function screenRequest(text: string): ScreenResult {
   return screenWith(SCREEN, text);
 }
+
+/**
+ * The model's own refusal (the intake's `safety`) as intake reports it: the
+ * model's reason under the category it named. A category whose message
+ * speaks to the person rather than about the request (self-harm's support
+ * lines: a reason that fills no {what}) keeps that message whatever the model
+ * wrote; an empty reason gets the category's own.
+ */
+export function modelRefusal(category: string | undefined, reason: string): ScreenResult {
+  const template = category === undefined ? undefined : SCREEN.reasons.get(category);
+  if (template === undefined) return { allowed: false, category: 'model_screen', reason: reason.trim() || 'The model judged the request illegal or harmful.' };
+  if (!template.includes('{what}') || !reason.trim()) return categoryVerdict(SCREEN, category!);
+  return { allowed: false, category: category!, reason };
+}

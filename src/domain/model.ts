@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HARM_CATEGORIES } from './harm-categories';
 
 /**
  * The deliberation's artefacts. Each is both what a model must return (the
@@ -29,7 +30,12 @@ export const problemStatementSchema = z.object({
   category: z.enum(CATEGORIES).describe('The kind of decision'),
   vague: z.boolean().describe('True when the problem is too vague to decompose into concrete sub-problems'),
   safety: z
-    .object({ allowed: z.boolean(), reason: z.string().max(300) })
+    .object({
+      allowed: z.boolean(),
+      reason: z.string().max(300),
+      // Optional: statements written before v6 of the intake prompt carry none, and an allowed request needs none.
+      category: z.enum(HARM_CATEGORIES).optional().describe('When allowed is false: the kind of harm'),
+    })
     .describe('allowed=false only for illegal or harmful requests the board must not deliberate'),
 });
 export type ProblemStatement = z.infer<typeof problemStatementSchema>;

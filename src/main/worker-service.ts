@@ -7,7 +7,7 @@ import type { Config } from '../config/config';
 import { SessionStore } from '../db/session-store';
 import { createEmbedder } from '../embeddings/embedder';
 import { sentenceEncoder } from '../embeddings/sentence-encoder';
-import { rulesOnlyScreen, semanticRequestScreen } from '../app/request-screen';
+import { rulesOnlyScreen, semanticRequestScreen, withFlag } from '../app/request-screen';
 import { createMetrics } from '../http/metrics';
 import { createGateway } from '../llm/provider';
 import { loadPrompts } from '../llm/prompts';
@@ -51,7 +51,7 @@ export async function startWorker(
     notifier,
     prompts,
     embedder,
-    screen: semantic ?? rulesOnlyScreen,
+    screen: withFlag(semantic ?? rulesOnlyScreen, config.HARM_SCREEN_FLAG),
     memory,
     memoryDefaults: { recallLimit: config.MEMORY_RECALL_LIMIT, halfLifeDays: config.MEMORY_RECALL_HALF_LIFE_DAYS, tokenCap: config.MEMORY_TOKEN_CAP },
     caseMemory: caseMemoryPolicy(config.CASE_MEMORY_TOKEN_CAP),

@@ -3,7 +3,8 @@ import { semanticRequestScreen } from '../../src/app/request-screen';
 import { screenRequest } from '../../src/domain/guardrails';
 import { harmSemanticFileSchema } from '../../src/domain/harm-semantic';
 import { createThreadedSentenceEncoder } from '../../src/embeddings/sentence-encoder';
-import { describeScore, LAYERS, layeredVerdicts, loadHarmScreenSet, score, SPLIT_LABELS, SPLITS } from '../support/harm-screen-set';
+import { intakeScores, loadModelScreen } from '../support/harm-model-screen';
+import { describeScore, percent, LAYERS, layeredVerdicts, loadHarmScreenSet, score, SPLIT_LABELS, SPLITS } from '../support/harm-screen-set';
 import { pct } from './percentile';
 
 const ROUNDS = 20;
@@ -70,6 +71,19 @@ export async function harmScreenBench(): Promise<string[]> {
     out.push(
       describeScore(`${layer}: tune + held out`, score([...set.harmful.tune, ...set.harmful.heldOut], [...set.benign.tune, ...set.benign.heldOut], v)),
       ...SPLITS.map((split) => describeScore(`${layer}: ${SPLIT_LABELS[split]}`, score(set.harmful[split], set.benign[split], v))),
+    );
+  }
+  // The model's own screen (the intake call's `safety`), recorded on model-written answers by scripts/screen-trial.ts.
+  for (const [split, rec] of Object.entries(loadModelScreen().splits)) {
+    if (!rec) continue;
+    const s = intakeScores(set, split as (typeof SPLITS)[number], rec);
+    const rate = (r: { recall: number; falseRefusals: number }) => `recall ${percent(r.recall)}, false refusals ${percent(r.falseRefusals)}`;
+    out.push(
+      `${split}, the model's own screen alone (${rec.prompt}, written ${rec.recorded} by ${rec.by}): ${rate(s.model)}`,
+      `${split}, intake with HARM_SCREEN_FLAG=refuse (the rules, then the model on what they allow): ${rate(s.refuse)} (${s.refuse.byRules} lawful requests refused by the rules, ${s.refuse.byModel} by the model)`,
+      ...(s.confirm
+        ? [`${split}, intake with HARM_SCREEN_FLAG=confirm (the model confirms the rules' refusals): ${rate(s.confirm)}${s.confirm.unflaggedAtRecording ? ` (${s.confirm.unflaggedAtRecording} requests the rules refuse today were not flagged when recorded: their plain verdict counts)` : ''}`]
+        : []),
     );
   }
   for (const t of texts) screenRequest(t); // warm the JIT before timing

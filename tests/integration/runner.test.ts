@@ -196,7 +196,68 @@ describe('engine paths forced through the scripted provider', () => {
     expect(await runSession(deps(provider), id, { finalAttempt: true })).toBe('failed');
     const events = await store.events(id, 0, 100);
     expect(events.map((e) => e.type)).toEqual(['session.created', 'session.started', 'guardrail.refused', 'session.failed']);
-    expect(events[2]!.data).toMatchObject({ by: 'model' });
+    // The category the model named, and its reason (the simulated board's), ending in one full stop in the message.
+    expect(events[2]!.data).toMatchObject({ by: 'model', category: 'illegal', reason: expect.stringMatching(/^Sabotaging another person/) });
+    expect(events[3]!.data.reason).toMatch(/will not help plan it\. bo1 deliberates/);
     expect(provider.requests.map((r) => r.purpose)).toEqual(['problem_statement']);
+  });
+
+  describe('with HARM_SCREEN_FLAG=confirm', () => {
+    const flagging: RequestScreen = {
+      onFlag: 'confirm',
+      screen: async () => ({ allowed: false, category: 'deception', reason: 'The request asks for help with misleading people.', by: 'rules' }),
+    };
+
+    it("puts the screen's refusal to the model, which confirms it: refused by the model, in the screen's category", async () => {
+      const id = await newSession('confirm-refused');
+      const provider = new ScriptedProvider(sim());
+      expect(await runSession({ ...deps(provider), screen: flagging }, id, { finalAttempt: true })).toBe('failed');
+      const events = await store.events(id, 0, 100);
+      expect(events.map((e) => e.type)).toEqual(['session.created', 'session.started', 'guardrail.refused', 'session.failed']);
+      expect(events[2]!.data).toMatchObject({ by: 'model', category: 'deception' });
+      expect(provider.requests.map((r) => r.purpose)).toEqual(['problem_statement']);
+      // The model was told what the screen found, and that it matches wording.
+      expect(provider.requests[0]!.messages[0]!.content).toMatch(/pre-screen, which matches wording rather than meaning, flagged this request as possibly `deception`/);
+    });
+
+    it('lets the model clear a lawful request the screen flagged, and records that it did', async () => {
+      const id = await newSession('confirm-cleared');
+      const provider = new ScriptedProvider(sim()).when(
+        (r) => r.purpose === 'problem_statement',
+        async (r) => {
+          const out = await sim().generate(r);
+          return { ...out, text: JSON.stringify({ ...JSON.parse(out.text), safety: { allowed: true, reason: 'A lawful price change.' } }) };
+        },
+      );
+      expect(await runSession({ ...deps(provider), screen: flagging }, id, { finalAttempt: true })).toBe('completed');
+      const events = await store.events(id, 0, 10_000);
+      const types = events.map((e) => e.type);
+      expect(types.indexOf('guardrail.cleared')).toBeGreaterThan(0);
+      expect(types.indexOf('guardrail.cleared')).toBeLessThan(types.indexOf('problem.stated'));
+      expect(types).not.toContain('guardrail.refused');
+      expect(events.find((e) => e.type === 'guardrail.cleared')!.data).toEqual({
+        category: 'deception',
+        reason: 'The request asks for help with misleading people.',
+        modelReason: 'A lawful price change.',
+      });
+    });
+  });
+
+  it('a person at risk of harming themselves gets the support lines, whatever the model wrote in its reason', async () => {
+    const id = await newSession('model-self-harm');
+    const answer = {
+      statement: 'Whether to keep going after the business failed.',
+      clarifications: [],
+      assumptions: [],
+      domains: ['people'],
+      category: 'other',
+      vague: false,
+      safety: { allowed: false, category: 'self_harm', reason: 'The person may be at risk.' },
+    };
+    const provider = new ScriptedProvider(sim()).when((r) => r.purpose === 'problem_statement', { text: JSON.stringify(answer) });
+    expect(await runSession(deps(provider), id, { finalAttempt: true })).toBe('failed');
+    const events = await store.events(id, 0, 100);
+    expect(events[2]!.data).toMatchObject({ by: 'model', category: 'self_harm', reason: expect.stringMatching(/crisis line \(for example 988 in the US/) });
+    expect(events[3]!.data.reason).not.toMatch(/at risk\./);
   });
 });

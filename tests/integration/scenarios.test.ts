@@ -194,7 +194,10 @@ describe('edge cases', () => {
     expect(events.map((e) => e.type)).toEqual(['session.created', 'session.started', 'guardrail.refused', 'session.failed']);
     expect(events.at(-1)!.data).toMatchObject({ kind: 'refused', retryable: false });
     expect(s.status).toBe('failed');
-    expect(s.usage.calls).toBe(0);
+    // HARM_SCREEN_FLAG=confirm (the default): the rules flag it, the intake call confirms it, nothing else runs.
+    expect(events[2]!.data).toMatchObject({ by: 'model', category: 'weapons' });
+    expect(s.usage.calls).toBe(1);
+    expect(s.usage.byPhase.intake?.calls).toBe(1);
   });
 
   it('a budget stops the debate early and still votes and recommends; an impossible one is refused up front', async () => {

@@ -13,13 +13,13 @@ export interface HarmfulExample {
   text: string;
   category: string;
 }
-type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'tuneLong' | 'tuneShort' | 'blind2' | 'blind3' | 'blind4' | 'blind5' | 'blind6';
+type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'tuneLong' | 'tuneShort' | 'blind2' | 'blind3' | 'blind4' | 'blind5' | 'blind6' | 'blind7' | 'blind8';
 export interface HarmScreenSet {
   harmful: Record<Split, HarmfulExample[]>;
   benign: Record<Split, string[]>;
 }
 
-export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'tuneLong', 'tuneShort', 'heldOut', 'afterRules', 'blind2', 'blind3', 'blind4', 'blind5', 'blind6'];
+export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'tuneLong', 'tuneShort', 'heldOut', 'afterRules', 'blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8'];
 
 /** What each split is, as the bench and the test print it (the fixture's `about` tells the whole story). */
 export const SPLIT_LABELS: Record<Split, string> = {
@@ -30,11 +30,13 @@ export const SPLIT_LABELS: Record<Split, string> = {
   semanticAdded: 'semanticAdded, written for the semantic layer (trained on, never tuned against by the rules)',
   tuneLong: 'tuneLong, long requests written blind (the stance cue tuned against them; never trained on)',
   tuneShort: 'tuneShort, short requests written blind (the stance cue tuned against them; never trained on)',
-  blind2: 'blind2 (written blind, never trained on; its aggregate figures were read while the layers were built)',
-  blind3: 'blind3 (written blind before the semantic layer, first measured after both layers were committed)',
-  blind4: 'blind4 (written blind after the stance cue, measured once before and after it; the reported cue written from its false refusals)',
-  blind5: 'blind5 (written blind after the stance cue, measured once before and after it; never tuned or trained on)',
-  blind6: 'blind6 (written blind after the reported cue, measured once before and after each cue; never tuned or trained on)',
+  blind2: 'blind2 (written blind, never trained on; its aggregate figures were read while the layers were built); false refusals read and tuned against since the model-screen round',
+  blind3: 'blind3 (written blind before the semantic layer, first measured after both layers were committed); false refusals read and tuned against since the model-screen round',
+  blind4: 'blind4 (written blind after the stance cue, measured once before and after it; the reported cue written from its false refusals); false refusals read and tuned against since the model-screen round',
+  blind5: 'blind5 (written blind after the stance cue, measured once before and after it; never trained on); false refusals read and tuned against since the model-screen round',
+  blind6: 'blind6 (written blind after the reported cue, measured once before and after each cue; never trained on); false refusals read and tuned against since the model-screen round',
+  blind7: 'blind7 (written blind after the intake prompt v6; never tuned or trained on)',
+  blind8: 'blind8 (written blind, with harmful requests posed as innocent questions; never tuned or trained on)',
 };
 
 export function loadHarmScreenSet(): HarmScreenSet {
@@ -72,11 +74,12 @@ export function score(harmful: HarmfulExample[], benign: string[], verdict: Verd
   };
 }
 
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+/** A share as the bench and the test print it: "42.5%". */
+export const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** One line per figure: "held out (54 harmful, 58 benign): recall 94.4%, false refusals 0.0%, category agreement 96.1%". */
 export function describeScore(label: string, s: Score): string {
-  return `${label} (${s.harmful} harmful, ${s.benign} benign): recall ${pct(s.recall)}, false refusals ${pct(s.falseRefusals)}, category agreement ${pct(s.categoryAgreement)}`;
+  return `${label} (${s.harmful} harmful, ${s.benign} benign): recall ${percent(s.recall)}, false refusals ${percent(s.falseRefusals)}, category agreement ${percent(s.categoryAgreement)}`;
 }
 
 /** The three screens the bench and the test compare. */

@@ -3,7 +3,14 @@ import { problemStatementCall } from '../../calls/intake';
 import type { ProblemStatement } from '../../domain/model';
 import type { Question } from '../../domain/checkpoints';
 import { ask } from './checkpoints';
+import { modelRefusal } from '../../domain/harm-screen';
 import { RefusedError, type Engine } from './context';
+
+/** The model's own screen said no: its category and reason, as `modelRefusal` words them. */
+function modelRefused(safety: ProblemStatement['safety']): RefusedError {
+  const r = modelRefusal(safety.category, safety.reason);
+  return new RefusedError(r.category, r.reason, 'model');
+}
 
 /**
  * Intake: the harm screen (rules and semantic layer) before any model call, then the problem
@@ -15,19 +22,22 @@ import { RefusedError, type Engine } from './context';
 export async function intake(e: Engine): Promise<ProblemStatement> {
   // Memoized like every step: a replay reads the recorded verdict, whatever the encoder would say today.
   const screen = await e.run.step('screen', async () => ({ result: await e.screen.screen(`${e.problem}\n${e.context}`) }));
-  if (!screen.allowed) throw new RefusedError(screen.category, screen.reason, 'screen');
+  // With HARM_SCREEN_FLAG=confirm the screen's refusal is the model's to confirm: the screen reads wording, the model meaning.
+  const flagged = screen.allowed ? undefined : { category: screen.category, reason: screen.reason };
+  if (flagged && e.screen.onFlag !== 'confirm') throw new RefusedError(screen.category, screen.reason, 'screen');
 
   const proposed = await e.run.step('intake', async (s) => {
-    const out = await s.call(problemStatementCall, { problem: e.problem, context: e.context, mode: e.checkpoints?.clarification ? 'interactive' : 'auto' });
+    const out = await s.call(problemStatementCall, { problem: e.problem, context: e.context, mode: e.checkpoints?.clarification ? 'interactive' : 'auto', ...(flagged && { flagged }) });
     if (!out.safety.allowed) return { result: out };
+    const cleared = flagged ? [event('guardrail.cleared', { ...flagged, modelReason: out.safety.reason })] : [];
     const questions = out.clarifications.map((c, i) => ({ id: `q${i + 1}`, question: c.question, why: c.why }));
     return {
       result: out,
-      events: questions.length ? [event('clarification.requested', { questions, mode: e.checkpoints?.clarification ? 'interactive' : 'auto' })] : [],
+      events: [...cleared, ...(questions.length ? [event('clarification.requested', { questions, mode: e.checkpoints?.clarification ? 'interactive' : 'auto' })] : [])],
       patch: { phase: 'intake', progress: { phase: 'intake', percent: 5 } },
     };
   });
-  if (!proposed.safety.allowed) throw new RefusedError('model_screen', proposed.safety.reason, 'model');
+  if (!proposed.safety.allowed) throw modelRefused(proposed.safety);
 
   const questions: Question[] = proposed.clarifications.map((c, i) => ({ id: `q${i + 1}`, ...c }));
   const clarified = questions.length
@@ -47,10 +57,11 @@ export async function intake(e: Engine): Promise<ProblemStatement> {
           context: e.context,
           mode: 'interactive',
           revise: { statement: proposed.statement, assumptions, answers: answers.map((a) => ({ question: a.question, answer: a.answer })) },
+          ...(flagged && { flagged }),
         }),
       }))
     : null;
-  if (revised && !revised.safety.allowed) throw new RefusedError('model_screen', revised.safety.reason, 'model');
+  if (revised && !revised.safety.allowed) throw modelRefused(revised.safety);
   const stated = await e.run.step('intake/stated', () => {
     // A question asked again after the answers is kept as the assumption it states: the person answers once, before the board starts.
     const statement = revised

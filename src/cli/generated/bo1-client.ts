@@ -395,6 +395,15 @@ export type Event_facts_recorded = {
 };
 
 /**
+ * `data` of a `guardrail.cleared` event
+ */
+export type Event_guardrail_cleared = {
+    category: string;
+    reason: string;
+    modelReason: string;
+};
+
+/**
  * `data` of a `guardrail.refused` event
  */
 export type Event_guardrail_refused = {
@@ -592,6 +601,7 @@ export type Event_problem_stated = {
     safety: {
         allowed: boolean;
         reason: string;
+        category?: "self_harm" | "violence" | "weapons" | "harassment" | "illegal" | "deception" | "intrusion" | "discrimination" | "unsafe_products";
     };
     /**
      * Clarifying questions the person answered
@@ -1364,6 +1374,9 @@ export type StreamEvent = (EventEnvelope & {
 }) | (EventEnvelope & {
     type?: "guardrail.refused";
     data?: Event_guardrail_refused;
+}) | (EventEnvelope & {
+    type?: "guardrail.cleared";
+    data?: Event_guardrail_cleared;
 }) | (EventEnvelope & {
     type?: "clarification.requested";
     data?: Event_clarification_requested;

@@ -4,6 +4,8 @@
  * inserts the value capitalised.
  */
 
+import type { HarmCategory } from '../../domain/harm-categories';
+
 /** How each persona talks: what they look at, what would convince them, a recurring line, the question they ask first. */
 export const VOICES: Record<string, { lens: string; metric: string; habit: string; question: string }> = {
   technical_architect: { lens: 'the constraints and failure modes of the system', metric: 'a migration plan with a rollback at every step', habit: 'I always ask what breaks first and who can fix it at three in the morning.', question: 'which part of the current system fails first under twice today’s load' },
@@ -67,17 +69,17 @@ export const DOMAIN_WORDS: [string, RegExp][] = [
 export const GENERIC =
   /\b(?:succeed|success(?:ful)?|happ(?:y|ier|iness)|better|improve|make it|make money|get rich|grow my (?:business|company|startup)|be great|thrive|win|what should i do(?: next| now)?(?: with my life)?|where (?:do|should) i (?:start|begin)|my life|my career)\b/gi;
 
-/** Requests the board must not deliberate, with the reason given: a backstop for what the pre-screen misses. */
-export const HARMFUL: [RegExp, string][] = [
-  [/\b(?:spread(?:ing)?|start(?:ing)?|plant(?:ing)?)\b[^.?!]{0,40}\brumou?rs?\b|\brumou?rs? about\b|\bdefam|\bslander|\blibel|\bsmear(?:ing)?\b/i, 'Spreading rumours about or defaming others is harmful and may be unlawful; the board will not help plan it'],
-  [/\bsabotag/i, 'Sabotaging another person or business causes deliberate harm; the board will not help plan it'],
-  [/\bbrib(?:e|es|ing|ery)\b|\bkickbacks?\b|\bpay off (?:an? |the )?(?:official|inspector|regulator)/i, 'Bribing an official is illegal; the board will not deliberate it'],
-  [/\b(?:deceiv\w*|mislead\w*|lie to|lying to)\b[^.?!]{0,60}\b(?:safety|customers|buyers|users|regulators?|investors|the public)\b/i, 'Deceiving customers, investors or regulators is harmful and unlawful; the board will not help with it'],
-  [/\b(?:hid(?:e|ing)|conceal\w*|cover(?:ing)? up|downplay\w*)\b[^.?!]{0,60}\b(?:safety|defects?|recall|hazards?|injur\w*|contamina\w*)/i, 'Hiding a safety problem from the people it affects is harmful and unlawful; the board will not help with it'],
-  [/\bfake (?:reviews?|testimonials?)\b|\bastroturf/i, 'Fabricating reviews deceives customers and breaks consumer-protection law; the board will not help with it'],
-  [/\b(?:launder\w*|money laundering|evade (?:the )?taxe?s?|tax evasion|embezzl\w*|ponzi|insider trading|price[- ]fixing)\b/i, 'This describes a financial crime; the board will not deliberate it'],
-  [/\b(?:blackmail\w*|extort\w*|harass\w*|dox(?:x)?(?:ing)?|intimidat\w*)\b|\bthreaten(?:ing)? (?:him|her|them|my|an?|the) (?:employee|former|ex|competitor|partner|co-?founder|customer)/i, 'Intimidating or harassing someone is harmful; the board will not help plan it'],
-  [/\b(?:hack into|steal|stealing)\b[^.?!]{0,40}\b(?:data|accounts?|trade secrets?|customer list|database|passwords?)\b/i, 'Taking data or secrets without permission is unlawful; the board will not help plan it'],
+/** Requests the board must not deliberate, with the reason given and the category named: a backstop for what the pre-screen misses. */
+export const HARMFUL: [RegExp, string, HarmCategory][] = [
+  [/\b(?:spread(?:ing)?|start(?:ing)?|plant(?:ing)?)\b[^.?!]{0,40}\brumou?rs?\b|\brumou?rs? about\b|\bdefam|\bslander|\blibel|\bsmear(?:ing)?\b/i, 'Spreading rumours about or defaming others is harmful and may be unlawful; the board will not help plan it', 'harassment'],
+  [/\bsabotag/i, 'Sabotaging another person or business causes deliberate harm; the board will not help plan it', 'illegal'],
+  [/\bbrib(?:e|es|ing|ery)\b|\bkickbacks?\b|\bpay off (?:an? |the )?(?:official|inspector|regulator)/i, 'Bribing an official is illegal; the board will not deliberate it', 'illegal'],
+  [/\b(?:deceiv\w*|mislead\w*|lie to|lying to)\b[^.?!]{0,60}\b(?:safety|customers|buyers|users|regulators?|investors|the public)\b/i, 'Deceiving customers, investors or regulators is harmful and unlawful; the board will not help with it', 'deception'],
+  [/\b(?:hid(?:e|ing)|conceal\w*|cover(?:ing)? up|downplay\w*)\b[^.?!]{0,60}\b(?:safety|defects?|recall|hazards?|injur\w*|contamina\w*)/i, 'Hiding a safety problem from the people it affects is harmful and unlawful; the board will not help with it', 'unsafe_products'],
+  [/\bfake (?:reviews?|testimonials?)\b|\bastroturf/i, 'Fabricating reviews deceives customers and breaks consumer-protection law; the board will not help with it', 'deception'],
+  [/\b(?:launder\w*|money laundering|evade (?:the )?taxe?s?|tax evasion|embezzl\w*|ponzi|insider trading|price[- ]fixing)\b/i, 'This describes a financial crime; the board will not deliberate it', 'illegal'],
+  [/\b(?:blackmail\w*|extort\w*|harass\w*|dox(?:x)?(?:ing)?|intimidat\w*)\b|\bthreaten(?:ing)? (?:him|her|them|my|an?|the) (?:employee|former|ex|competitor|partner|co-?founder|customer)/i, 'Intimidating or harassing someone is harmful; the board will not help plan it', 'harassment'],
+  [/\b(?:hack into|steal|stealing)\b[^.?!]{0,40}\b(?:data|accounts?|trade secrets?|customer list|database|passwords?)\b/i, 'Taking data or secrets without permission is unlawful; the board will not help plan it', 'intrusion'],
 ];
 
 /** Facts read from the problem and context: the first capture group that matched is the value. */

@@ -1,3 +1,4 @@
+import type { HarmCategory } from '../../domain/harm-categories';
 import { decomposeCall, problemStatementCall, type DecomposeInput, type IntakeInput } from '../../calls';
 import { NO_CONTEXT } from '../../calls/intake';
 import { CATEGORIES, DOMAINS, type Decomposition, type Domain, type ProblemStatement } from '../../domain/model';
@@ -76,7 +77,9 @@ function problemStatement(i: IntakeInput, { r }: Ctx): ProblemStatement {
   const f = factsOf(all);
   const found = (Object.keys(B.FACTS) as B.Fact[]).filter((k) => f[k]).map((k) => clip(fill(B.ASSUMPTIONS[k], f), 300));
   const assumptions = found.length ? r.shuffle(found).slice(0, r.int(1, Math.min(3, found.length))) : [B.ASSUMPTIONS.none];
-  const harm = B.HARMFUL.find(([re]) => re.test(all));
+  // A flag from the intake screen is confirmed (the simulated board reads no meaning to overrule it with), so
+  // HARM_SCREEN_FLAG=confirm refuses here what `refuse` refuses before the call.
+  const harm: [RegExp, string, string] | undefined = i.flagged ? [/$^/, clip(i.flagged.reason, 300), i.flagged.category] : B.HARMFUL.find(([re]) => re.test(all));
   // Written again after the answers: the answers join the statement, the assumptions that stood are kept, nothing is asked again.
   const revise = i.revise;
   if (revise && !harm) {
@@ -98,7 +101,7 @@ function problemStatement(i: IntakeInput, { r }: Ctx): ProblemStatement {
     domains: detectDomains(all),
     category: categoryOf(problem, context),
     vague: isVague(problem, context),
-    safety: harm ? { allowed: false, reason: harm[1] } : { allowed: true, reason: 'ordinary business decision' },
+    safety: harm ? { allowed: false, reason: harm[1], category: harm[2] as HarmCategory } : { allowed: true, reason: 'ordinary business decision' },
   };
 }
 
