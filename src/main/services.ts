@@ -15,6 +15,9 @@ import { redisReady } from '../queue/redis-ready';
 import { SessionsQueue } from '../queue/sessions-queue';
 import { createLogger, openDb, preflight, type RunningApi } from './process';
 
+/** How long a stopping API waits for open connections to end before closing them. */
+const CONNECTION_GRACE_MS = 5_000;
+
 export { createLogger, type Running, type RunningApi } from './process';
 export { startWorker } from './worker-service';
 
@@ -80,7 +83,10 @@ export async function startApi(config: Config, log: Logger = createLogger(config
       const closing = app.close();
       for (const close of [...streams]) close('server_shutdown');
       log.info({ event: CLOSING_EVENT }, 'open streams told to reconnect');
-      await closing;
+      // A connection that does not end on its own once told (a client that vanished mid-request) must not hold the
+      // shutdown until the process's own deadline: past a short grace, whatever is still open is closed.
+      const force = setTimeout(() => app.server.closeAllConnections(), CONNECTION_GRACE_MS);
+      await closing.finally(() => clearTimeout(force));
       hub.close();
       await queue.close();
       subscriber.disconnect();

@@ -78,12 +78,12 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
         return;
       }
       sse.keepAlive();
-      await sse.send({ retry: config.SSE_RETRY_MS, data: undefined }).catch(() => {});
       let ended = false;
+      let sub: { close(): void } | undefined;
       const end = () => {
         if (ended) return;
         ended = true;
-        sub.close();
+        sub?.close();
         streams.delete(closer);
         sse.close();
       };
@@ -92,6 +92,11 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
         sse.send({ event: CLOSING_EVENT, data: { reason, reconnect: true } }).catch(() => {});
         end();
       };
+      // Before the first await: a client gone while the retry hint is written closes the connection then, and a
+      // handler registered afterwards would never run (its subscription and closer would outlive it).
+      sse.onClose(end);
+      await sse.send({ retry: config.SSE_RETRY_MS, data: undefined }).catch(() => {});
+      if (ended || !sse.isConnected) return end();
       // Frames go straight to the socket, one write per delivery. While a slow client's socket drains, what comes
       // meanwhile waits in one string (its own queue), not in a promise and a drain listener per event.
       const raw = reply.raw;
@@ -112,7 +117,7 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
           else if (endAfter) end();
         });
       };
-      const sub = hub.subscribe(row.id, after, (events) => {
+      sub = hub.subscribe(row.id, after, (events) => {
         if (ended || endAfter) return;
         let chunk = '';
         for (const e of events) {
@@ -125,7 +130,6 @@ export function streamRoute(deps: ApiDeps): RouteDef<any, any, any> {
         write(chunk);
       });
       streams.add(closer);
-      sse.onClose(end);
     },
   });
 }
