@@ -113,6 +113,11 @@ export const ASSUMPTION_TOKENS = 100;
 export const DECISION_TOKENS = 300;
 /** Activity is context, not evidence: its first sentences are enough. */
 export const ACTIVITY_TOKENS = 120;
+/**
+ * Research findings are evidence the voters read here and nowhere else: a trial's voters got only the researcher's
+ * opening "From general knowledge only, no live sources." under the activity cap.
+ */
+export const RESEARCH_TOKENS = 300;
 const POSITION_TOKENS = 45;
 
 export function emptyCaseMemory(): CaseMemory {
@@ -232,8 +237,8 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
     const data = rec(event.data);
     const at = typeof event.ts === 'string' && event.ts ? event.ts : now;
     const sp = str(data.subProblemId);
-    const entry = (kind: string, text: string, subProblemId = sp) => {
-      const t = oneLine(text, ACTIVITY_TOKENS);
+    const entry = (kind: string, text: string, subProblemId = sp, tokens = ACTIVITY_TOKENS) => {
+      const t = oneLine(text, tokens);
       if (t) m.entries.push({ at, kind, text: t, ...(subProblemId ? { subProblemId } : {}) });
     };
     const say = (kind: CaseIntent['kind'], text: string) => {
@@ -332,7 +337,7 @@ export function applyEvents(mem: CaseMemory, events: CaseEvent[], now: string): 
         entry('moderator', `${str(data.moderator) || 'moderator'}: ${str(data.text)}`);
         break;
       case 'research.completed':
-        entry('research', `"${str(data.query)}" ${str(data.findings)}`);
+        entry('research', `"${str(data.query)}" ${str(data.findings)}`, sp, RESEARCH_TOKENS);
         break;
       case 'facilitator.message': {
         const kind = str(data.kind);

@@ -13,13 +13,13 @@ export interface HarmfulExample {
   text: string;
   category: string;
 }
-type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'tuneLong' | 'tuneShort' | 'blind2' | 'blind3' | 'blind4' | 'blind5' | 'blind6' | 'blind7' | 'blind8';
+type Split = 'tune' | 'heldOut' | 'afterRules' | 'tuneAdded' | 'semanticAdded' | 'tuneLong' | 'tuneShort' | 'blind2' | 'blind3' | 'blind4' | 'blind5' | 'blind6' | 'blind7' | 'blind8' | 'blind9';
 export interface HarmScreenSet {
   harmful: Record<Split, HarmfulExample[]>;
   benign: Record<Split, string[]>;
 }
 
-export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'tuneLong', 'tuneShort', 'heldOut', 'afterRules', 'blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8'];
+export const SPLITS: readonly Split[] = ['tune', 'tuneAdded', 'semanticAdded', 'tuneLong', 'tuneShort', 'heldOut', 'afterRules', 'blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9'];
 
 /** What each split is, as the bench and the test print it (the fixture's `about` tells the whole story). */
 export const SPLIT_LABELS: Record<Split, string> = {
@@ -37,6 +37,7 @@ export const SPLIT_LABELS: Record<Split, string> = {
   blind6: 'blind6 (written blind after the reported cue, measured once before and after each cue; never trained on); false refusals read and tuned against since the model-screen round',
   blind7: 'blind7 (written blind after the intake prompt v6; never tuned or trained on)',
   blind8: 'blind8 (written blind, with harmful requests posed as innocent questions; never tuned or trained on)',
+  blind9: 'blind9 (written blind after intake prompt v7 and the latest cues; never tuned or trained on)',
 };
 
 export function loadHarmScreenSet(): HarmScreenSet {

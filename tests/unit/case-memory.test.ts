@@ -11,6 +11,7 @@ import {
   MAX_MESSAGES,
   normaliseCaseMemory,
   PERSON_TOKENS,
+  RESEARCH_TOKENS,
   type CaseEvent,
   type CaseMemory,
 } from '../../src/memory/case-memory';
@@ -294,6 +295,15 @@ describe('applyEvents', () => {
     expect(before).toEqual(snapshot);
   });
 
+  it('keeps a research finding past its source label: voters read the findings here', () => {
+    const findings =
+      'From general knowledge only, no live sources. Surveys of B2B software buyers commonly report that a majority would rather see a price before talking to sales, that many drop vendors who hide it until a call, and that the effect is strongest for mid-market deals where the buyer must justify a budget line to a finance team before any vendor conversation, though the share varies widely by deal size, by industry, by the seniority of the person answering and by how the question is asked, so a figure for logistics analytics buyers in particular should come from your own lost-deal notes and interviews rather than from these general surveys.';
+    const mem = applyEvents(emptyCaseMemory(), [problem, ev('research.completed', { subProblemId: 'sp1', round: 1, query: 'Do buyers resent hidden prices?', findings })], NOW);
+    const entry = mem.entries.find((e) => e.kind === 'research')!;
+    expect(estimateTokens(findings)).toBeGreaterThan(ACTIVITY_TOKENS);
+    expect(entry.text).toContain('would rather see a price before talking to sales');
+  });
+
   it('holds every bound after 1,000 mixed events, and never loses the statement', () => {
     const kinds = [
       () => round('sp1', 1, true),
@@ -311,7 +321,7 @@ describe('applyEvents', () => {
     expect(mem.intents).toHaveLength(MAX_MESSAGES);
     expect(Object.keys(mem.subProblems).length).toBeLessThanOrEqual(10);
     expect(mem.contradictions.length).toBeLessThanOrEqual(MAX_CONTRADICTIONS);
-    for (const e of mem.entries) expect(estimateTokens(e.text)).toBeLessThanOrEqual(ACTIVITY_TOKENS);
+    for (const e of mem.entries) expect(estimateTokens(e.text)).toBeLessThanOrEqual(e.kind === 'research' ? RESEARCH_TOKENS : ACTIVITY_TOKENS);
     for (const i of mem.intents) expect(estimateTokens(i.text)).toBeLessThanOrEqual(PERSON_TOKENS);
     expect(JSON.stringify(mem).length).toBeLessThan(60_000);
     const text = renderCaseMemory(mem);
