@@ -56,7 +56,7 @@ const optionBrief = (o: VoteInput['options'][number]) =>
 function disagreementLine(d: VoteInput['disagreements'][number]): string {
   const line = `${nameOf(d.persona)} disagrees with ${d.with.map(nameOf).join(' and ')}`;
   if (d.round === undefined) return line;
-  const since = d.answeredSince?.length ? `; ${d.answeredSince.map(nameOf).join(' and ')} spoke after it, so check the record for whether it still stands` : '';
+  const since = d.answeredSince?.length ? `; ${d.answeredSince.map(nameOf).join(' and ')} spoke after it, so weigh the key arguments and the last round's reading above for whether it still stands` : '';
   return `${line} (marked in round ${d.round}, ${nameOf(d.persona)}'s last turn${since})`;
 }
 

@@ -102,7 +102,7 @@ describe('the vote', () => {
     const stale = prompt(voteCall, { ...input, disagreements: [{ persona: 'performance_marketer', with: ['financial_analyst', 'growth_strategist'], round: 2, answeredSince: ['financial_analyst'] }] });
     const dana = personaByCode('performance_marketer')!.name;
     expect(stale).toContain(
-      `${dana} disagrees with ${analyst.name} and ${personaByCode('growth_strategist')!.name} (marked in round 2, ${dana}'s last turn; ${analyst.name} spoke after it, so check the record for whether it still stands)`,
+      `${dana} disagrees with ${analyst.name} and ${personaByCode('growth_strategist')!.name} (marked in round 2, ${dana}'s last turn; ${analyst.name} spoke after it, so weigh the key arguments and the last round's reading above for whether it still stands)`,
     );
     // Marked in the last round: read as it stands.
     expect(text).toMatch(new RegExp(`${analyst.name} disagrees with ${personaByCode('growth_strategist')!.name}$`, 'm'));
