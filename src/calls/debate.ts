@@ -124,6 +124,11 @@ export interface FacilitatorInput {
   maxRounds: number;
   phase: DebatePhase;
   panel: string[];
+  /**
+   * How many experts the next round calls besides the silent ones it invites (`speakersPerRound`): a trial's
+   * facilitator named four and saw three called, with nobody told why.
+   */
+  perRound: number;
   /** Lessons from earlier sessions, rendered; '' for none. */
   lessons: string;
   /** The board record before this round (the round itself is `contributions`). */
@@ -160,7 +165,7 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
     lastRound:
       i.round >= i.maxRounds
         ? '\nThis was the last round allowed: the board votes next. Leave `wantsToSpeak` empty and make `nextQuestion` the question the vote must settle.\n'
-        : '',
+        : `\nAt most ${i.perRound} of those you name in \`wantsToSpeak\` speak next round, the least heard first; an expert who has not spoken yet is invited on top.\n`,
     contributions: i.contributions
       .map((t) =>
         [

@@ -133,6 +133,7 @@ const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'co
   maxRounds: 7,
   phase: phaseOf(x.round),
   panel: CODES,
+  perRound: 3,
   lessons: '',
   keyArguments: [],
   intervention: null,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   calibrationCall,
   expertSummaryCall,
+  facilitatorRoundCall,
   finalRecommendationCall,
   optionsCall,
   newestWithin,
@@ -14,6 +15,7 @@ import {
   voteCall,
   type CalibrationInput,
   type ExpertSummaryInput,
+  type FacilitatorInput,
   type FinalInput,
   type SubProblemBrief,
   type VoteInput,
@@ -415,5 +417,28 @@ describe("the decision's own ledger facts", () => {
     );
     expect(currentFacts(memory.facts).map((f) => f.id)).toEqual(['sp1.d.f1']);
     expect(decisionFacts('sp2', undefined)).toEqual([]);
+  });
+});
+
+describe("the facilitator's round", () => {
+  const input = (round: number): FacilitatorInput => ({
+    subProblem: { id: 'sp1', title: 'Hiring', goal: 'Decide whether to hire a part-time salesperson.' } as SubProblemBrief,
+    round,
+    maxRounds: 3,
+    phase: round >= 3 ? 'late' : 'early',
+    panel: ['financial_analyst', 'sales_leader', 'growth_strategist', 'customer_researcher'],
+    perRound: 3,
+    lessons: '',
+    record: [],
+    keyArguments: [],
+    intervention: null,
+    contributions: [],
+  });
+
+  it('says how many of those it names speak next, and which go first; the last round asks for nobody', () => {
+    expect(prompt(facilitatorRoundCall, input(2))).toContain('At most 3 of those you name in `wantsToSpeak` speak next round, the least heard first');
+    const last = prompt(facilitatorRoundCall, input(3));
+    expect(last).not.toContain('speak next round');
+    expect(last).toContain('Leave `wantsToSpeak` empty');
   });
 });

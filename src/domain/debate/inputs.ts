@@ -50,6 +50,7 @@ export function facilitatorInput(state: DebateState, s: EngineSettings): Facilit
     maxRounds: setup.maxRounds,
     phase: r.phase,
     panel: setup.panel,
+    perRound: s.speakersPerRound,
     lessons: setup.lessons,
     keyArguments: state.keyArguments,
     intervention: r.inputs.intervention,
