@@ -79,7 +79,10 @@ function problemStatement(i: IntakeInput, { r }: Ctx): ProblemStatement {
   const assumptions = found.length ? r.shuffle(found).slice(0, r.int(1, Math.min(3, found.length))) : [B.ASSUMPTIONS.none];
   // A flag from the intake screen is confirmed (the simulated board reads no meaning to overrule it with), so
   // HARM_SCREEN_FLAG=confirm refuses here what `refuse` refuses before the call.
-  const harm: [RegExp, string, string] | undefined = i.flagged ? [/$^/, clip(i.flagged.reason, 300), i.flagged.category] : B.HARMFUL.find(([re]) => re.test(all));
+  const matched = B.HARMFUL.find(([re]) => re.test(all));
+  const harm = i.flagged
+    ? { reason: clip(i.flagged.reason, 300), category: i.flagged.category as HarmCategory }
+    : matched && { reason: matched[1], category: matched[2] };
   // Written again after the answers: the answers join the statement, the assumptions that stood are kept, nothing is asked again.
   const revise = i.revise;
   if (revise && !harm) {
@@ -101,7 +104,7 @@ function problemStatement(i: IntakeInput, { r }: Ctx): ProblemStatement {
     domains: detectDomains(all),
     category: categoryOf(problem, context),
     vague: isVague(problem, context),
-    safety: harm ? { allowed: false, reason: harm[1], category: harm[2] as HarmCategory } : { allowed: true, reason: 'ordinary business decision' },
+    safety: harm ? { allowed: false, ...harm } : { allowed: true, reason: 'ordinary business decision' },
   };
 }
 
