@@ -47,7 +47,11 @@ export interface LlmRequest {
    * (src/calls). Real adapters ignore it; the simulated one answers from it.
    */
   input?: unknown;
-  /** When given, the adapter streams and reports text deltas as they arrive. */
+  /**
+   * When given, the adapter streams and reports text deltas as they arrive.
+   * The first one also says the answer has begun, from when a provider's
+   * prompt cache serves what this request wrote (src/app/engine/lead-first.ts).
+   */
   onDelta?: (delta: string) => void;
 }
 

@@ -69,21 +69,38 @@ function lines(all: Figures[], withoutMinimum: (name: string) => string): string
       .join(', ')}`,
   );
   // What each call costs, reads and writes: the figures behind "which calls earn their cost".
-  const byCall = new Map<string, { input: number; read: number; output: number; cost: number; calls: number }>();
+  const byCall = new Map<string, { input: number; read: number; written: number; output: number; cost: number; calls: number }>();
+  // By model: the smart tier's calls against the fast tier's, per 3-sub-problem session (what the cost goal is set on).
+  const byModel = new Map<string, { cost: number; output: number }>();
   for (const r of all.flatMap((f) => totals(f.rows).own)) {
-    const c = byCall.get(r.purpose) ?? { input: 0, read: 0, output: 0, cost: 0, calls: 0 };
+    const c = byCall.get(r.purpose) ?? { input: 0, read: 0, written: 0, output: 0, cost: 0, calls: 0 };
     c.input += r.inputTokens + (r.cacheReadTokens ?? 0) + (r.cacheWriteTokens ?? 0);
     c.read += r.cacheReadTokens ?? 0;
+    c.written += r.cacheWriteTokens ?? 0;
     c.output += r.outputTokens;
     c.cost += r.costUsd;
     c.calls += 1;
     byCall.set(r.purpose, c);
   }
-  const cost = [...byCall.values()].reduce((a, c) => a + c.cost, 0);
-  out.push('by call, all of the above: call, calls, share of cost, input and output tokens per call, read share');
-  for (const [purpose, c] of [...byCall].sort((a, b) => b[1].cost - a[1].cost)) {
-    out.push(`  ${purpose.padEnd(22)}${String(c.calls).padStart(5)}${pct(c.cost, cost).padStart(8)}${int(Math.round(c.input / c.calls)).padStart(8)}${int(Math.round(c.output / c.calls)).padStart(7)}${pct(c.read, c.input).padStart(8)}`);
+  const three = all.filter((f) => f.subProblems === 3);
+  for (const r of three.flatMap((f) => totals(f.rows).own)) {
+    const m = byModel.get(r.model) ?? { cost: 0, output: 0 };
+    m.cost += r.costUsd;
+    m.output += r.outputTokens;
+    byModel.set(r.model, m);
   }
+  const cost = [...byCall.values()].reduce((a, c) => a + c.cost, 0);
+  out.push('by call, all of the above: call, calls, share of cost, input and output tokens per call, read share, write share');
+  for (const [purpose, c] of [...byCall].sort((a, b) => b[1].cost - a[1].cost)) {
+    out.push(
+      `  ${purpose.padEnd(22)}${String(c.calls).padStart(5)}${pct(c.cost, cost).padStart(8)}${int(Math.round(c.input / c.calls)).padStart(8)}${int(Math.round(c.output / c.calls)).padStart(7)}${pct(c.read, c.input).padStart(8)}${pct(c.written, c.input).padStart(8)}`,
+    );
+  }
+  out.push(
+    `by model, mean of the ${three.length} 3-sub-problem sessions: ${[...byModel]
+      .map(([model, m]) => `${model} ${usd(m.cost / Math.max(1, three.length))} a session (${int(Math.round(m.output / Math.max(1, three.length)))} output tokens)`)
+      .join(', ')}`,
+  );
   return out;
 }
 

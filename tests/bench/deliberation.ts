@@ -8,6 +8,7 @@ import { loadScenarios } from '../support/scenarios';
 import pg from 'pg';
 import { criticalPathLength } from '../../src/domain/decomposition';
 import { PERSONAS } from '../../src/domain/personas';
+import { FIRST_TOKEN_SHARE } from '../../src/llm/simulated/simulated-provider';
 import { pct } from './percentile';
 
 interface Row {
@@ -32,15 +33,22 @@ export function stageOf(stepKey: string): string {
     .replace(/^(sp\d+)\/(vote|calibrate|summary)\/[a-z_]+$/, '$1/$2');
 }
 
-/** Sum over sequential stages on the longest dependency chain of the slowest call in each stage. */
-export function criticalPathBound(rows: Row[], subProblems: { id: string; dependsOn: string[] }[]): number {
+/**
+ * Sum over sequential stages on the longest dependency chain of the slowest call in each stage. A round's turns are
+ * asked lead first (src/app/engine/lead-first.ts): that stage lasts the lead's time to first token (the simulated
+ * board's share of its latency) plus the slowest of the rest, or the lead's whole call where that is longer. `rows`
+ * in ledger order, so a stage's first step is its lead.
+ */
+export function criticalPathBound(rows: Pick<Row, 'step_key' | 'latency_ms'>[], subProblems: { id: string; dependsOn: string[] }[]): number {
   const perStep = new Map<string, number>();
   // The memory jobs run after the session has ended: not part of its wall time.
   for (const r of rows) if (!r.step_key.startsWith('after/')) perStep.set(r.step_key, (perStep.get(r.step_key) ?? 0) + r.latency_ms);
+  const steps = new Map<string, number[]>();
+  for (const [step, ms] of perStep) steps.set(stageOf(step), [...(steps.get(stageOf(step)) ?? []), ms]);
   const perStage = new Map<string, number>();
-  for (const [step, ms] of perStep) {
-    const stage = stageOf(step);
-    perStage.set(stage, Math.max(perStage.get(stage) ?? 0, ms));
+  for (const [stage, [lead = 0, ...rest]] of steps) {
+    const staggered = stage.endsWith('/turns') && rest.length > 0;
+    perStage.set(stage, staggered ? Math.max(lead, lead * FIRST_TOKEN_SHARE + Math.max(...rest)) : Math.max(lead, ...rest));
   }
   let outside = 0;
   const spCost = new Map<string, number>();

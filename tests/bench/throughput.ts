@@ -206,7 +206,7 @@ export async function throughputBench(databaseUrl: string): Promise<string[]> {
     const lastEnd = Math.max(...rows.map((s) => s.ended_at!.getTime()));
     for (const s of rows) {
       if (s.status !== 'completed') continue;
-      const ledger = (await db.query('select step_key, latency_ms from llm_calls where session_id = $1', [s.id])).rows as any[];
+      const ledger = (await db.query('select step_key, latency_ms from llm_calls where session_id = $1 order by id', [s.id])).rows as any[];
       const subProblems = (s.results?.subProblems ?? []) as { id: string; dependsOn: string[] }[];
       const took = s.ended_at!.getTime() - s.started_at.getTime();
       ratios.push(took / criticalPathBound(ledger, subProblems));

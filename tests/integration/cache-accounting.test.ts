@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES, priceFor } from '../../src/config/config';
 import { openDatabase, type Database } from '../../src/db/client';
 import { SessionStore } from '../../src/db/session-store';
+import type { LedgerEntry } from '../../src/ports/session-store';
 import { costOf } from '../../src/llm/gateway';
 import { createSimulatedProvider, simulatedPromptCache } from '../../src/llm/simulated/simulated-provider';
 import { testDatabaseUrl } from '../support/env';
@@ -48,5 +49,41 @@ describe('prompt-cache accounting on the simulated board', () => {
     const last = log.items.filter((e: { type: string }) => e.type === 'usage.updated').at(-1).data;
     expect(last).toMatchObject({ cacheReadTokens: reads, cacheWriteTokens: writes, calls: ledger.length });
     expect(last.costUsd).toBeCloseTo(ledger.reduce((a, r) => a + r.costUsd, 0), 5);
+  });
+
+  it("lets a round's lead speaker write the record's new chapter and the others read it, not each write it", async () => {
+    // Latency, so that turns sent together miss each other's writes, as on the API; the lead's answer begins first.
+    const provider = createSimulatedProvider({ latencyMs: 15, jitter: 0, cache: simulatedPromptCache(() => 256) });
+    const staggered = await startStack({}, { provider });
+    try {
+      const id = await createSession(staggered.url, {
+        problem: 'Should I raise prices 20% for new customers only, or for everyone?',
+        context: 'B2B SaaS, 300 customers, $60 ARPU, churn 2% a month.',
+        seed: 'lead-first',
+        memory: { read: false, contribute: false },
+      });
+      await waitForStatus(staggered.url, id, ['completed']);
+      const rounds = new Map<string, LedgerEntry[]>();
+      for (const r of await new SessionStore(database).ledger(id)) {
+        const round = /^(.*\/r\d+)\/[^/]+$/.exec(r.stepKey)?.[1];
+        if (!round || !['opening_statement', 'contribution'].includes(r.purpose)) continue;
+        rounds.set(round, [...(rounds.get(round) ?? []), r]);
+      }
+      let followers = 0;
+      for (const turns of rounds.values()) {
+        const writers = turns.filter((t) => (t.cacheWriteTokens ?? 0) > 0);
+        expect(writers.length).toBeLessThanOrEqual(1);
+        const lead = writers[0];
+        if (!lead) continue;
+        for (const t of turns.filter((x) => x !== lead)) {
+          // Everything the lead read or wrote up to its last breakpoint (the record) is read by the others.
+          expect(t.cacheReadTokens).toBe((lead.cacheReadTokens ?? 0) + (lead.cacheWriteTokens ?? 0));
+          followers++;
+        }
+      }
+      expect(followers).toBeGreaterThan(0);
+    } finally {
+      await staggered.stop();
+    }
   });
 });

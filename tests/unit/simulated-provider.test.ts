@@ -27,7 +27,7 @@ import { PERSONAS, personaByCode } from '../../src/domain/personas';
 import { debatePhase } from '../../src/domain/speakers';
 import { extractJson, toJsonSchema } from '../../src/llm/gateway';
 import { VOICES } from '../../src/llm/simulated/bank';
-import { createSimulatedProvider } from '../../src/llm/simulated/simulated-provider';
+import { createSimulatedProvider, FIRST_TOKEN_SHARE } from '../../src/llm/simulated/simulated-provider';
 import { estimateTokens } from '../../src/memory/tokens';
 import { LlmError, type LlmRequest } from '../../src/ports/llm';
 import { loadScenarios, type Scenario } from '../support/scenarios';
@@ -989,23 +989,29 @@ describe('simulated provider', () => {
 
   it('honours latency with jitter through the injected sleep, and skips it at zero', async () => {
     const waits: number[] = [];
+    let call: number[] = [];
     const sleep = async (ms: number) => {
-      waits.push(ms);
+      call.push(ms);
     };
     const slow = createSimulatedProvider({ latencyMs: 200, jitter: 0.25, sleep });
-    for (let i = 0; i < 20; i++) await slow.generate(request('contribution', `lat${i}#1`, undefined));
-    expect(waits).toHaveLength(20);
+    const latency = async (key: string) => {
+      call = [];
+      await slow.generate(request('contribution', key, undefined));
+      return call.reduce((a, b) => a + b, 0);
+    };
+    for (let i = 0; i < 20; i++) waits.push(await latency(`lat${i}#1`));
     for (const ms of waits) {
       expect(ms).toBeGreaterThanOrEqual(150);
       expect(ms).toBeLessThanOrEqual(250);
     }
     expect(new Set(waits).size).toBeGreaterThan(1);
-    await slow.generate(request('contribution', 'lat0#1', undefined));
-    expect(waits.at(-1)).toBe(waits[0]);
+    expect(await latency('lat0#1')).toBe(waits[0]);
 
-    const exact: number[] = [];
-    await createSimulatedProvider({ latencyMs: 120, jitter: 0, sleep: async (ms) => void exact.push(ms) }).generate(request('x', 'k#1', undefined));
-    expect(exact).toEqual([120]);
+    // The answer begins after the first-token share of the latency, and ends after all of it.
+    const exact: string[] = [];
+    const timed = createSimulatedProvider({ latencyMs: 120, jitter: 0, sleep: async (ms) => void exact.push(`wait ${ms}`) });
+    await timed.generate({ ...request('x', 'k#1', undefined), onDelta: () => void (exact.at(-1) !== 'delta' && exact.push('delta')) });
+    expect(exact).toEqual([`wait ${120 * FIRST_TOKEN_SHARE}`, 'delta', `wait ${120 * (1 - FIRST_TOKEN_SHARE)}`, 'delta']);
 
     const none: number[] = [];
     await createSimulatedProvider({ latencyMs: 0, jitter: 0.5, sleep: async (ms) => void none.push(ms) }).generate(request('x', 'k#1', undefined));

@@ -10,6 +10,7 @@ import { roundCap } from '../../domain/schedule';
 import type { RecalledMemory } from '../../ports/memory';
 import { ask } from './checkpoints';
 import { brief, type Engine } from './context';
+import { leadFirst } from './lead-first';
 import { checkStances, type ExpertMemory } from './memory';
 import type { Prices } from './prices';
 
@@ -73,7 +74,8 @@ async function perform(e: Engine, sp: SubProblem, state: DebateState, a: Exclude
       return { kind: 'round_opened', facts: opened?.facts ?? [] };
     }
     case 'expert_turns': {
-      const turns = await Promise.all(a.turns.map((t) => e.run.step(t.key, async (scope) => expertTurnDone(t.input, await scope.call(t.call, t.input)))));
+      // The lead speaker's answer begins before the others are asked, so they read the record it writes (lead-first.ts).
+      const turns = await leadFirst(a.turns, (t, begun) => e.run.step(t.key, async (scope) => expertTurnDone(t.input, await scope.call(t.call, t.input, begun))));
       return { kind: 'turns', turns };
     }
     case 'facilitate': {

@@ -38,6 +38,13 @@ export function simulatedPromptCache(minTokens: (model: string) => number = (m) 
   return new PromptCache({ countTokens: estimateTokens, minTokens });
 }
 
+/**
+ * The share of a call's latency before its answer begins (its time to first
+ * token; about a fifth of a few-hundred-token answer on a fast model). A
+ * round's later speakers wait only this long for the lead's (lead-first.ts).
+ */
+export const FIRST_TOKEN_SHARE = 0.2;
+
 const aborted = () => new LlmError('aborted', 'the simulated request was aborted', false);
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
@@ -128,14 +135,21 @@ export function createSimulatedProvider(opts: SimulatedOptions): LlmProvider {
       const cached = lookup(cache, req, now());
       const spread = opts.jitter * (rng(`${req.key}|latency`).next() * 2 - 1);
       const delay = Math.max(0, Math.round(opts.latencyMs * (1 + spread)));
+      const firstToken = Math.round(delay * FIRST_TOKEN_SHARE);
       // Zero latency: no timer at all, just a microtask, so a whole session runs fast.
-      if (delay > 0) await untilAborted(sleep(delay, req.signal), req.signal);
-      else await Promise.resolve();
-      if (req.signal?.aborted) throw aborted();
-
+      const pause = async (ms: number) => {
+        if (ms > 0) await untilAborted(sleep(ms, req.signal), req.signal);
+        else await Promise.resolve();
+        if (req.signal?.aborted) throw aborted();
+      };
+      await pause(firstToken);
+      // The answer begins: what this request wrote is readable from now on, and its first part arrives.
       cached.commit(now());
       const text = simulate(req);
-      if (req.onDelta) for (const chunk of chunks(text, req.key)) req.onDelta(chunk);
+      const [head, ...tail] = req.onDelta ? chunks(text, req.key) : [];
+      if (head !== undefined) req.onDelta?.(head);
+      if (delay > firstToken) await pause(delay - firstToken);
+      for (const chunk of tail) req.onDelta?.(chunk);
       // Input as the API counts it: tools (the forced tool's schema), system and messages, split into uncached, read and written.
       const { usage } = cached;
       return {
