@@ -175,6 +175,11 @@ const MULT = String.raw`(?:k|K|mm|MM|m|M|mn|bn|BN|b|B|thousand|million|billion|t
 const CURRENCY_CODE = 'USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|INR|SGD|SEK|NOK|DKK';
 const CURRENCY_SYMBOL = String.raw`(?:US|CA|AU|NZ|A|C)?\$|€|£|¥|₹`;
 const CURRENCY_WORD = String.raw`dollars?|euros?|pounds?|bucks|quid|grand|rupees?|yen`;
+/**
+ * The upper end of a money range: "-15K", "–$50", " - $50"; spaced only with its own symbol, so "costs $5 - 3 of
+ * them" keeps its count.
+ */
+const AMOUNT_RANGE_END = String.raw`(?:(?:[-–](?:${CURRENCY_SYMBOL})?|[ ][-–][ ](?:${CURRENCY_SYMBOL}))${NUM}(?:[ ]?${MULT}(?![\p{L}\p{N}]))?(?![\p{N}]|[.,]\d))?`;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const norm = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -294,11 +299,14 @@ const RE = {
       .join('|'),
     'gu',
   ),
-  /** $12K, US$5, €5m, £300 (the "/month" stays outside), USD 12,000, 12,000 USD, 50k dollars. */
+  /**
+   * $12K, US$5, €5m, £300 (the "/month" stays outside), USD 12,000, 12,000 USD, 50k dollars. A range after a symbol
+   * or code is one amount ("$13.5-15K", "$20-$50"): its bare upper end is money too, not a count.
+   */
   amount: new RegExp(
     [
-      String.raw`(?:${CURRENCY_SYMBOL})[ ]?${NUM}(?:[ ]?${MULT}(?![\p{L}\p{N}]))?`,
-      String.raw`(?<![\p{L}])(?:${CURRENCY_CODE})[ ]?${NUM}(?:[ ]?${MULT}(?![\p{L}\p{N}]))?`,
+      String.raw`(?:${CURRENCY_SYMBOL})[ ]?${NUM}(?:[ ]?${MULT}(?![\p{L}\p{N}]))?${AMOUNT_RANGE_END}`,
+      String.raw`(?<![\p{L}])(?:${CURRENCY_CODE})[ ]?${NUM}(?:[ ]?${MULT}(?![\p{L}\p{N}]))?${AMOUNT_RANGE_END}`,
       String.raw`(?<![\p{L}\p{N}_.,])${NUM}(?:[ ]?${MULT})?[ ]?(?:(?:${CURRENCY_SYMBOL})|(?:${CURRENCY_CODE}|${CURRENCY_WORD})(?![\p{L}]))`,
     ].join('|'),
     'gu',

@@ -122,6 +122,12 @@ describe('anonymise: each kind', () => {
       ['$5', '[AMOUNT]'],
       ['20 euros', '[AMOUNT]'],
       ['US$2,500', '[AMOUNT]'],
+      // A range is one amount: its bare upper end is money too (a trial's "$13.5-15K" read "[AMOUNT]-[FIGURE]").
+      ['$13.5-15K', '[AMOUNT]'],
+      ['$1,200-4,000/month', '[AMOUNT]/month'],
+      ['$20-$50', '[AMOUNT]'],
+      ['USD 5-10M', '[AMOUNT]'],
+      ['$20 - $50', '[AMOUNT]'],
     ];
     for (const [raw, want] of cases) expect(one(`pay ${raw} now`), raw).toBe(`pay ${want} now`);
   });
