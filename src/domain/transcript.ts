@@ -255,7 +255,11 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           [
             plain(d.summary),
             '',
-            ...bullets('Conflicting figures, reconciled', ((d.conflicts ?? []) as Data[]).map((c) => `${detailed ? joinAnd(c.between as string[]) : subProblemsNamed(c.between as string[])}: ${plain(c.resolution)}`)),
+            // With one sub-problem, every conflict is within it: naming it on each line says nothing (a trial's reader noted it).
+            ...bullets(
+              'Conflicting figures, reconciled',
+              ((d.conflicts ?? []) as Data[]).map((c) => `${total === 1 && !detailed ? '' : `${detailed ? joinAnd(c.between as string[]) : subProblemsNamed(c.between as string[])}: `}${plain(c.resolution)}`),
+            ),
             ...(d.conflicts?.length ? [''] : []),
             'Steps:',
             ...(d.steps as string[]).map((s, i) => `${i + 1}. ${plain(s)}`),

@@ -200,6 +200,19 @@ describe('the fact ledger and the final reconciliation, as a reader meets them',
       expect(body, sp).toMatch(/The final recommendation reconciles this with sub-problems? [\d, and]+ where they conflict \(its “Conflicting figures, reconciled”\)/);
     }
   });
+
+  it('names no sub-problem on a reconciled conflict when the session had one (the detailed transcript keeps the id)', () => {
+    const atomic = JSON.parse(readFileSync(new URL('../fixtures/trials/pricing-atomic-auto/events.json', import.meta.url), 'utf8')) as Envelope[];
+    const conflicts = atomic.find((e) => e.type === 'recommendation.completed')!.data.conflicts as { resolution: string }[];
+    expect(conflicts.length).toBeGreaterThan(1);
+    const lines = (md: string) => md.slice(md.indexOf('Conflicting figures, reconciled:')).split('\n').slice(1, conflicts.length + 1);
+    const standard = lines(transcriptMarkdown(transcriptEntries(atomic)));
+    expect(standard).toHaveLength(conflicts.length);
+    for (const l of standard) expect(l).toMatch(/^- (?!sub-problem)/);
+    for (const l of lines(transcriptMarkdown(transcriptEntries(atomic, 'detailed')))) expect(l).toMatch(/^- sp1: /);
+    // With several sub-problems, each line still names them.
+    expect(transcriptMarkdown(transcriptEntries(pricing))).toMatch(/Conflicting figures, reconciled:\n- sub-problems? \d/);
+  });
 });
 
 describe('the questions left for the person', () => {
