@@ -131,7 +131,7 @@ export interface FacilitatorInput {
   perRound: number;
   /** Lessons from earlier sessions, rendered; '' for none. */
   lessons: string;
-  /** The board record before this round (the round itself is `contributions`). */
+  /** The board record, this round's turns its last block (the prompt's "This round"; `contributions` is the same turns, typed). */
   record: string[];
   /** The strongest arguments as the facilitator listed them after the previous round: "so far" means this list, updated. */
   keyArguments: string[];
@@ -166,17 +166,6 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
       i.round >= i.maxRounds
         ? '\nThis was the last round allowed: the board votes next. Leave `wantsToSpeak` empty and make `nextQuestion` the question the vote must settle.\n'
         : `\nAt most ${i.perRound} of those you name in \`wantsToSpeak\` speak next round, the least heard first; an expert who has not spoken yet is invited on top.\n`,
-    contributions: i.contributions
-      .map((t) =>
-        [
-          `[${nameOf(t.persona)} (${t.persona})] ${t.text}`,
-          `  Position: ${t.position}`,
-          ...(t.claims?.length ? [`  Rests on: ${t.claims.map((c) => `${c.claim} (${c.basis})`).join('; ')}`] : []),
-          ...(t.questionForPerson ? [`  Asks the person: ${t.questionForPerson}`] : []),
-          ...(t.researchRequest ? [`  Asks for research: ${t.researchRequest}`] : []),
-        ].join('\n'),
-      )
-      .join('\n\n'),
   }),
   estimate: { input: 2_000, output: 250 },
 });

@@ -179,10 +179,10 @@ describe('the debate machine: who speaks and what they see', () => {
     const seen = turnsOf(r)[1]!.turns[0]!.input;
     expect(seen.previous).toBe('user_advocate holds position 1');
     expect(seen.others.map((o) => o.persona)).toEqual(PANEL.filter((c) => c !== 'user_advocate'));
-    // The record: the opening page, then round 1 sealed with every turn and the facilitator's reading.
-    expect(seen.record).toHaveLength(2);
+    // The record: the opening page, then round 1 sealed: every turn, then the facilitator's reading.
+    expect(seen.record).toHaveLength(3);
     expect(seen.record[1]).toContain('[Maya Okafor (technical_architect)] technical_architect says something in round 1.');
-    expect(seen.record[1]).toContain('Next question: What next after round 1?');
+    expect(seen.record[2]).toContain('Next question: What next after round 1?');
     expect(seen.question).toBe('What next after round 1?');
   });
 
@@ -483,17 +483,24 @@ describe('the board record', () => {
     const r = run({}, { maxRounds: 4 });
     const seen = records(r);
     expect(seen.length).toBeGreaterThanOrEqual(3);
+    // A sealed round adds two blocks, its turns and the facilitator's reading, after everything an earlier round read.
     for (let i = 1; i < seen.length; i++) {
-      expect(seen[i]!.length).toBe(seen[i - 1]!.length + 1);
-      expect(seen[i]!.slice(0, -1)).toEqual(seen[i - 1]);
+      expect(seen[i]!.length).toBe(seen[i - 1]!.length + 2);
+      expect(seen[i]!.slice(0, -2)).toEqual(seen[i - 1]);
     }
-    // Every expert of a round reads the same record; the facilitator reads it too, the round itself apart.
+    // Every expert of a round reads the same record; the facilitator reads it too, then the round's turns as one more
+    // block, the very block the sealed chapter opens with (so the next facilitator reads it from the cache).
     for (const a of turnsOf(r)) expect(new Set(a.turns.map((t) => JSON.stringify(t.input.record))).size).toBe(1);
     const facilitated = ofKind(r.actions, 'facilitate');
-    expect(facilitated.map((a) => a.input.record)).toEqual(seen.slice(0, facilitated.length));
-    // The vote reads every chapter, the last round's included.
-    expect(r.outcome.record).toHaveLength(r.outcome.rounds + 1);
-    expect(r.outcome.record.at(-1)).toContain(`### Round ${r.outcome.rounds}`);
+    facilitated.forEach((a, i) => {
+      expect(a.input.record.slice(0, -1)).toEqual(seen[i]);
+      expect(a.input.record.at(-1)).toMatch(new RegExp(`^### Round ${i + 1} `));
+      if (seen[i + 1]) expect(seen[i + 1]!.slice(0, -1)).toEqual(a.input.record);
+    });
+    // The vote reads every chapter, the last round's turns and reading included.
+    expect(r.outcome.record).toHaveLength(2 * r.outcome.rounds + 1);
+    expect(r.outcome.record.at(-2)).toContain(`### Round ${r.outcome.rounds}`);
+    expect(r.outcome.record.at(-1)).toContain("Facilitator's summary:");
   });
 
   it("shows facts other sub-problems established from the next round, once, and never this sub-problem's own", () => {
@@ -522,7 +529,9 @@ describe('the board record', () => {
     expect(round1).not.toContain('says something in round 1');
     expect(round1).toContain('Utilisation is 62%');
     expect(round1).toContain('The person intervened after this round: "Our utilisation is 62%, not 75%."');
-    expect(last.at(-1)).toContain('says something in round');
+    expect(last.at(-2)).toContain('says something in round');
+    // The facilitator, reading the round under way, compacts exactly what that round's experts did.
+    ofKind(r.actions, 'facilitate').forEach((a, i) => expect(a.input.record.slice(0, -1)).toEqual(records(r)[i]));
   });
 });
 

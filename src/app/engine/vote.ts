@@ -5,6 +5,7 @@ import { event } from '../../domain/events';
 import type { OptionsOutput, SubProblem, Tally, Vote } from '../../domain/model';
 import { brief, nameOf, persona, subProblemFacts, type Engine } from './context';
 import type { DebateOutcome } from './debate';
+import { leadFirst } from './lead-first';
 
 export interface VoteOutcome {
   options: OptionsOutput;
@@ -54,11 +55,14 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
     return { persona: code, with: withWhom, round, answeredSince: withWhom.filter((c) => (d.lastTurnRound[c] ?? 0) > round) };
   });
 
-  const votes: Vote[] = await Promise.all(
-    panel.map((code) =>
-      e.run.step(key(`vote/${code}`), async (s) => {
-        const p = persona(code);
-        const out = await s.call(voteCall, {
+  // Every voter reads the same debate, ledger and options before their own seat (prompts/vote.md): the first voter's
+  // answer begins before the others are asked, so they read that prefix from the cache (lead-first.ts).
+  const votes: Vote[] = await leadFirst(panel, (code, begun) =>
+    e.run.step(key(`vote/${code}`), async (s) => {
+      const p = persona(code);
+      const out = await s.call(
+        voteCall,
+        {
           persona: p,
           subProblem: spBrief,
           keyArguments: d.keyArguments,
@@ -67,11 +71,12 @@ export async function vote(e: Engine, sp: SubProblem, panel: string[], d: Debate
           position: d.positions[code] ?? null,
           options: options.options,
           facts,
-        });
-        const v: Vote = { persona: code, ...out };
-        return { result: v, events: [event('vote.cast', { subProblemId: sp.id, ...v, name: p.name })] };
-      }),
-    ),
+        },
+        begun,
+      );
+      const v: Vote = { persona: code, ...out };
+      return { result: v, events: [event('vote.cast', { subProblemId: sp.id, ...v, name: p.name })] };
+    }),
   );
 
   const board = votes.map((v) => ({

@@ -1,5 +1,5 @@
 import type { ExpertTurnInput, FacilitatorInput, ModeratorInput, ResearchInput } from '../../calls/debate';
-import { chaptersOf, renderRecord } from './record';
+import { chaptersOf, renderRecord, turnsChapter } from './record';
 import { personaOf } from '../personas';
 import type { EngineSettings } from '../settings';
 import { currentRound, type DebateState } from './state';
@@ -39,12 +39,12 @@ export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertT
   }));
 }
 
-/** The facilitator reads this round's turns. */
+/** The facilitator reads this round's turns, as the record's last block. */
 export function facilitatorInput(state: DebateState, s: EngineSettings): FacilitatorInput {
   const { setup } = state;
   const r = currentRound(state);
   return {
-    record: renderRecord(setup, state.chapters, s),
+    record: renderRecord(setup, [...state.chapters, turnsChapter(r)], s),
     subProblem: setup.subProblem,
     round: r.round,
     maxRounds: setup.maxRounds,

@@ -25,6 +25,7 @@ export interface ChapterTurn {
   position: string;
   claims: { claim: string; basis: string }[];
   questionForPerson: string | null;
+  researchRequest?: string | null;
 }
 
 export interface Chapter {
@@ -44,6 +45,8 @@ export interface Chapter {
   intervention: string | null;
   /** Facts other sub-problems established, new when the next round opened (the session's fact ledger). */
   siblingFacts: LedgerFact[];
+  /** The round under way, its turns alone (`turnsChapter`): not sealed, so not counted for compaction. */
+  open?: true;
 }
 
 export const openingChapter = (): Chapter => ({ round: 0, phase: null, turns: [], facilitator: null, moderator: null, research: [], intervention: null, siblingFacts: [] });
@@ -54,7 +57,14 @@ export function sealRound(r: RoundInProgress): Chapter {
   return {
     round: r.round,
     phase: r.phase,
-    turns: r.turns.map((t) => ({ persona: t.persona, text: t.text, position: t.position, claims: t.claims, questionForPerson: t.questionForPerson ?? null })),
+    turns: r.turns.map((t) => ({
+      persona: t.persona,
+      text: t.text,
+      position: t.position,
+      claims: t.claims,
+      questionForPerson: t.questionForPerson ?? null,
+      researchRequest: t.researchRequest?.trim() || null,
+    })),
     facilitator: f
       ? {
           summary: f.summary,
@@ -69,6 +79,15 @@ export function sealRound(r: RoundInProgress): Chapter {
     intervention: r.next.intervention,
     siblingFacts: [],
   };
+}
+
+/**
+ * The round under way as a chapter of its turns alone, before the facilitator has read it: the facilitator reads it as
+ * the record's last block, the same text the sealed chapter will open with, so the next round's facilitator reads it
+ * from the cache rather than it being sent twice (once in this call's message, once written in the next).
+ */
+export function turnsChapter(r: RoundInProgress): Chapter {
+  return { ...sealRound(r), facilitator: null, moderator: null, research: [], declined: [], intervention: null, siblingFacts: [], open: true };
 }
 
 /** The chapters as they stand, the round under way included once it has turns (for the vote after the last round). */
@@ -124,19 +143,24 @@ const after = (c: Chapter, full: boolean): string[] => [
 
 const facts = (c: Chapter, sp: string) => list('Facts recorded:', (c.facilitator?.facts ?? []).map((f) => `[${sp}.${f.id}, ${f.kind}${f.source ? `, ${f.source}` : ''}] ${f.text}${replacing(f)}`));
 
-function fullRound(c: Chapter, sp: string): string {
+/** A full round's first block: its heading and turns, which the facilitator reads before it has written the rest. */
+function roundTurns(c: Chapter): string {
   const turns = c.turns.map((t) =>
     [
       `[${who(t.persona)}] ${t.text.trim()}`,
       `  Position: ${t.position}`,
       ...(t.claims.length ? [`  Rests on: ${t.claims.map((x) => `${x.claim} (${x.basis})`).join('; ')}`] : []),
       ...(t.questionForPerson ? [`  Asks the person: ${t.questionForPerson}`] : []),
+      ...(t.researchRequest ? [`  Asks for research: ${t.researchRequest}`] : []),
     ].join('\n'),
   );
+  return [`### Round ${c.round} (${c.phase} phase)`, ...turns].join('\n');
+}
+
+/** A full round's second block: the facilitator's reading and what followed the round (empty before the reading). */
+function roundReading(c: Chapter, sp: string): string {
   const f = c.facilitator;
   return [
-    `### Round ${c.round} (${c.phase} phase)`,
-    ...turns,
     ...(f ? [`Facilitator's summary: ${f.summary}`, ...list('Key arguments so far:', f.keyArguments), ...facts(c, sp), `Next question: ${f.nextQuestion}`] : []),
     ...after(c, true),
   ].join('\n');
@@ -160,14 +184,26 @@ function summaryRound(c: Chapter, sp: string): string {
   ].join('\n');
 }
 
-/** The record as prompt blocks, one per chapter, oldest first. */
+/**
+ * The record as prompt blocks, oldest first: the opening page, then per round either its summary or two blocks, the
+ * turns and then the reading (the facilitator's, with what followed), so a round's turns are one block whether or not
+ * the facilitator has read them yet. A block with nothing in it is left out.
+ */
 export function renderRecord(setup: DebateSetup, chapters: Chapter[], s: Pick<EngineSettings, 'summariseAfterRounds' | 'fullRoundsKept'>): string[] {
   const rounds = chapters.filter((c) => c.round > 0);
-  const compactBefore = rounds.length > s.summariseAfterRounds ? rounds.length - s.fullRoundsKept : 0;
+  // Counted over sealed rounds: the facilitator, reading the round under way, compacts what the experts did.
+  const sealed = rounds.filter((c) => !c.open).length;
+  const compactBefore = sealed > s.summariseAfterRounds ? sealed - s.fullRoundsKept : 0;
   const sp = setup.subProblem.id;
-  return chapters.map((c) =>
-    c.round === 0 ? once(c, setup, 'opening', () => opening(setup, c)) : rounds.indexOf(c) < compactBefore ? once(c, sp, 'summary', () => summaryRound(c, sp)) : once(c, sp, 'full', () => fullRound(c, sp)),
-  );
+  return chapters
+    .flatMap((c) =>
+      c.round === 0
+        ? [once(c, setup, 'opening', () => opening(setup, c))]
+        : rounds.indexOf(c) < compactBefore
+          ? [once(c, sp, 'summary', () => summaryRound(c, sp))]
+          : [once(c, sp, 'turns', () => roundTurns(c)), once(c, sp, 'reading', () => roundReading(c, sp))],
+    )
+    .filter((block) => block.length > 0);
 }
 
 /**
