@@ -56,6 +56,12 @@ export interface ModelCall<I, O> {
   vars: (input: I) => Record<string, unknown>;
   /** Expected tokens of a typical call, for cost estimates and budgets before anything runs. */
   estimate: { input: number; output: number };
+  /**
+   * `false` for a call no later call reads the prompt of (one per session or per sub-problem, with a tool of its own):
+   * its prompt carries no cache breakpoint, since writing a cache entry costs 1.25× the input price and nothing would
+   * read it (the bench measured the moderator's and the final recommendation's writes: never read).
+   */
+  cached?: false;
 }
 
 export type AnyCall = ModelCall<any, any>;

@@ -14,5 +14,6 @@ export interface SessionFrame {
 export function renderCall<I>(call: ModelCall<I, unknown>, input: I, templates: Map<string, Template>, frame: SessionFrame): RenderedPrompt {
   const t = templates.get(call.template);
   if (!t) throw new Error(`prompt template ${call.template} is missing from prompts/`);
-  return render(t, { board: '', ...frame, ...call.vars(input) });
+  const prompt = render(t, { board: '', ...frame, ...call.vars(input) });
+  return call.cached === false ? { ...prompt, cacheAfter: [] } : prompt;
 }

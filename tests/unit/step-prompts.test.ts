@@ -8,6 +8,7 @@ import {
   expertSummaryCall,
   facilitatorRoundCall,
   finalRecommendationCall,
+  moderatorCall,
   optionsCall,
   newestWithin,
   SUMMARY_TURNS_MAX_CHARS,
@@ -122,6 +123,18 @@ describe('the vote', () => {
     expect(text).toContain('Cons: Burns half the profit');
     expect(text).toContain('Best if: the founder has more than six months of runway');
     expect(text).toContain('B. Hire a salesperson now (one-way door)');
+  });
+
+  it("puts what every voter reads in the system blocks and the voter's seat last, so a sub-problem's votes share one prefix", () => {
+    const of = (code: string) => renderCall(voteCall, { ...input, persona: personaByCode(code)!, position: `${code} holds` }, templates, { ...frame, caseMemory: 'Case so far.' });
+    const [a, b] = [of('financial_analyst'), of('risk_manager')];
+    expect(a.system).toEqual(b.system);
+    expect(a.system.join('\n')).toContain('Options:\n- A. Capped growth budget');
+    expect(a.system.join('\n')).not.toContain(`You are ${analyst.name}`);
+    expect(a.user).toMatch(new RegExp(`^You are ${analyst.name}, ${analyst.title}`));
+    expect(a.user).toContain(`Background: ${analyst.background}`);
+    expect(a.user).toContain('Your latest position: financial_analyst holds');
+    expect(a.cacheAfter).toEqual([0, 1, 2]);
   });
 
   it('says so when the debate left no key arguments or open disagreements, and when the voter did not speak', () => {
@@ -420,6 +433,18 @@ describe("the decision's own ledger facts", () => {
   });
 });
 
+describe('calls nothing later reads the prompt of', () => {
+  it('carry no cache breakpoint (a write costs 1.25× and would never be read); the others mark their shared blocks', () => {
+    expect(finalRecommendationCall.cached).toBe(false);
+    expect(moderatorCall.cached).toBe(false);
+    const moderated = renderCall(moderatorCall, { kind: 'skeptic', subProblem: sp, record: ['## Board record: sp2', '### Round 1 (early phase)'], positions: [] }, templates, { ...frame, caseMemory: '' });
+    expect(moderated.system.length).toBeGreaterThan(2);
+    expect(moderated.cacheAfter).toEqual([]);
+    const facilitated = renderCall(facilitatorRoundCall, { subProblem: sp, round: 1, maxRounds: 3, phase: 'early', panel: [], perRound: 3, lessons: '', record: ['## Board record: sp2', '### Round 1 (early phase)'], keyArguments: [], intervention: null, contributions: [] }, templates, { ...frame, caseMemory: '' });
+    expect(facilitated.cacheAfter!.length).toBeGreaterThan(0);
+  });
+});
+
 describe("the facilitator's round", () => {
   const input = (round: number): FacilitatorInput => ({
     subProblem: { id: 'sp1', title: 'Hiring', goal: 'Decide whether to hire a part-time salesperson.' } as SubProblemBrief,
@@ -433,6 +458,14 @@ describe("the facilitator's round", () => {
     keyArguments: [],
     intervention: null,
     contributions: [],
+  });
+
+  it("reads the round that ended as the record's last chapter, not again in its message", () => {
+    const turns = '### Round 2 (early phase)\n[Daniel Reyes (financial_analyst)] Cap it at $6K.';
+    const p = renderCall(facilitatorRoundCall, { ...input(2), record: ['## Board record: sub-problem sp1', turns] }, templates, { ...frame, caseMemory: '' });
+    expect(p.system.at(-1)).toBe(turns);
+    expect(p.user).toContain('its turns are the record\'s last chapter, "Round 2"');
+    expect(p.user).not.toContain('Cap it at $6K');
   });
 
   it('says how many of those it names speak next, and which go first; the last round asks for nobody', () => {
