@@ -57,9 +57,10 @@ export interface ModelCall<I, O> {
   /** Expected tokens of a typical call, for cost estimates and budgets before anything runs. */
   estimate: { input: number; output: number };
   /**
-   * `false` for a call no later call reads the prompt of (one per session or per sub-problem, with a tool of its own):
-   * its prompt carries no cache breakpoint, since writing a cache entry costs 1.25× the input price and nothing would
-   * read it (the bench measured the moderator's and the final recommendation's writes: never read).
+   * `false` for a call no later call reads the prompt of: its prompt carries no cache breakpoint, since writing a cache
+   * entry costs 1.25× the input price. Only where no prefix of it is shared either, across sessions included: a
+   * once-per-session call whose static blocks pass the model's minimum (the final recommendation's rules, on the smart
+   * tier) reads them from another session's write on a busy deployment, so it keeps its breakpoints.
    */
   cached?: false;
 }

@@ -144,8 +144,6 @@ export const finalRecommendationCall = defineCall<FinalInput, FinalRecommendatio
     ].join(''),
   }),
   estimate: { input: 3_500, output: 800 },
-  // One per session: nothing reads its prompt again.
-  cached: false,
 });
 
 export interface ExpertSummaryInput {
