@@ -173,7 +173,8 @@ const TLDS = 'com|io|ai|co|net|org|dev|app|xyz|me|so|sh|gg|tv|us|uk|de|fr|es|it|
 const NUM = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`;
 const MULT = String.raw`(?:k|K|mm|MM|m|M|mn|bn|BN|b|B|thousand|million|billion|trillion)`;
 const CURRENCY_CODE = 'USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|INR|SGD|SEK|NOK|DKK';
-const CURRENCY_SYMBOL = String.raw`(?:US|CA|AU|NZ|A|C)?\$|€|£|¥|₹`;
+/** Dollar-sign currencies with their prefix (R$ the Brazilian real, HK$, S$, NT$, MX$): a bare "$" left "R[AMOUNT]". */
+const CURRENCY_SYMBOL = String.raw`(?:US|CA|AU|NZ|HK|NT|MX|A|C|R|S)?\$|€|£|¥|₹`;
 const CURRENCY_WORD = String.raw`dollars?|euros?|pounds?|bucks|quid|grand|rupees?|yen`;
 /**
  * The upper end of a money range: "-15K", "–$50", " - $50"; spaced only with its own symbol, so "costs $5 - 3 of
@@ -384,8 +385,8 @@ function trimName(name: string): { lead: string; name: string } {
 const TIME_UNIT = String.raw`(?:second|minute|hour|day|week|month|quarter|year|round|sprint)s?`;
 /** A percentage, a ratio or multiple, or a duration or position in time, just after the figure. */
 const KEPT_AFTER = new RegExp(String.raw`^(?:[ ]?(?:%|percent\b|per[ ]cent\b|pp\b)|[xX×](?![\p{L}\p{N}_])|:\d|[ -]?${TIME_UNIT}\b)`, 'u');
-/** "weeks 10-13", "month 18", "round 12": a position in time, just before the figure. */
-const KEPT_BEFORE = new RegExp(String.raw`\b${TIME_UNIT}[ ]$`, 'iu');
+/** "weeks 10-13", "month 18", "round 12", "day-90": a position in time, just before the figure. */
+const KEPT_BEFORE = new RegExp(String.raw`\b${TIME_UNIT}[ -]$`, 'iu');
 /** "≤ 75", "at least 30": a threshold only when a percentage follows, so the percentage rule covers it. */
 const kept = (text: string, offset: number, length: number) =>
   KEPT_AFTER.test(text.slice(offset + length, offset + length + 12)) || KEPT_BEFORE.test(text.slice(Math.max(0, offset - 12), offset)) || /\d:$/.test(text.slice(Math.max(0, offset - 2), offset));

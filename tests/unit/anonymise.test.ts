@@ -128,6 +128,9 @@ describe('anonymise: each kind', () => {
       ['$20-$50', '[AMOUNT]'],
       ['USD 5-10M', '[AMOUNT]'],
       ['$20 - $50', '[AMOUNT]'],
+      // A dollar-sign currency's prefix goes with it (a trial's "R$ 25" left "R[AMOUNT]").
+      ['R$ 25', '[AMOUNT]'],
+      ['HK$1,200', '[AMOUNT]'],
     ];
     for (const [raw, want] of cases) expect(one(`pay ${raw} now`), raw).toBe(`pay ${want} now`);
   });
@@ -141,6 +144,8 @@ describe('anonymise: each kind', () => {
       '3 options, 2 competitors, month 9, 2-3 features, pay 3x, 2.5x growth, B2B, Q3, sp1, Web3, 1st.',
     );
     expect(one('grew 20x, 18-month LTV, a 60-hour week')).toBe('grew 20x, 18-month LTV, a 60-hour week');
+    // Written either way, a day in a plan is a position in time (a trial's memory had "day 90" and "day-[FIGURE]").
+    expect(one('the day-90 review and the day 90 review, week-12')).toBe('the day-90 review and the day 90 review, week-12');
     expect(one('launch on 2024-03-01 or 05.03.2024')).toBe('launch on [FIGURE] or [FIGURE]');
   });
 
