@@ -44,6 +44,11 @@ export interface ExpertTurnInput {
   repeated: boolean;
   /** A notice for this expert alone (e.g. explain a change from a remembered position). */
   notice: string | null;
+  /**
+   * Research answers this sub-problem still allows after this round (0 in the last round: nothing could use them).
+   * Two trials' experts learnt of the cap only when a request was declined.
+   */
+  researchLeft: number;
 }
 
 const INSTRUCTIONS: Record<DebatePhase, string> = {
@@ -71,6 +76,12 @@ function respondTo(i: ExpertTurnInput): string {
   return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
+/** How much research the sub-problem still allows, so an expert can spend it on the question that matters most. */
+function researchLine(left: number): string {
+  if (left <= 0) return 'No research answers are left for this sub-problem (or no later round could use them): leave `researchRequest` null.';
+  return `Research: this sub-problem allows ${left} more answer${left === 1 ? '' : 's'} from general knowledge, given next round, to the round's requests in speaking order; ask in \`researchRequest\` only for what would change a position.`;
+}
+
 /** What the person asked for when they added this seat; never claim experience the persona does not have. */
 function requestedLine(r: { want: string; close: boolean } | null): string {
   if (!r) return '';
@@ -93,6 +104,7 @@ const expertTurnVars = (i: ExpertTurnInput) => ({
   memory: i.memory ? `\n${i.memory}\n` : '',
   requested: requestedLine(i.requested ?? null),
   inputs: respondTo(i),
+  research: researchLine(i.researchLeft),
   record: i.record,
   length: i.round === 1 ? '100-150 words' : '60-120 words',
 });

@@ -310,6 +310,10 @@ describe('the debate machine: moderators and research', () => {
     ]);
     expect(turnsOf(r)[2]!.turns[0]!.input.research).toEqual([]);
     expect(r.outcome.researchUsed).toBe(S.researchPerSubProblem);
+    // Each expert is told what research is left: the cap before it is spent, none after, none in the last round.
+    expect(turnsOf(r).map((a) => a.turns[0]!.input.researchLeft)).toEqual([S.researchPerSubProblem, 0, 0, 0]);
+    const fresh = run({}, { maxRounds: 3 });
+    expect(turnsOf(fresh).map((a) => a.turns[0]!.input.researchLeft)).toEqual([S.researchPerSubProblem, S.researchPerSubProblem, 0]);
   });
 
   it('declines every research request it does not answer, with the reason: the cap, or the debate ending first', () => {

@@ -154,8 +154,8 @@ describe('memory prompt templates', () => {
     ],
     ['anonymise', { text: 'As [PERSON_1] said\n---\nposition' }, /As \[PERSON_1\] said\n---\nposition/],
   ];
-  // Version 1 unless a template was revised since (expert_summary 2: every turn, within a cap).
-  const versions: Record<string, string> = { expert_summary: '5' };
+  // Version 1 unless a template was revised since (expert_summary: every turn, within a cap; anonymise 2: countries stay).
+  const versions: Record<string, string> = { expert_summary: '5', anonymise: '2' };
   it.each(cases)('%s parses, has stable system sections first, and renders', (name, vars, user) => {
     const t = all.get(name);
     const version = versions[name] ?? '1';

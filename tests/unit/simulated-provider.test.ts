@@ -127,6 +127,7 @@ const turnInput = (x: Pick<ExpertTurnInput, 'persona' | 'subProblem'> & Partial<
   intervention: null,
   repeated: false,
   notice: null,
+  researchLeft: 2,
   ...x,
 });
 const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'contributions'> & Partial<FacilitatorInput>): FacilitatorInput => ({

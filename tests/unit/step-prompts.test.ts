@@ -5,6 +5,7 @@ import { currentFacts } from '../../src/domain/debate/record';
 import { describe, expect, it } from 'vitest';
 import {
   calibrationCall,
+  contributionCall,
   expertSummaryCall,
   facilitatorRoundCall,
   finalRecommendationCall,
@@ -430,6 +431,22 @@ describe("the decision's own ledger facts", () => {
     );
     expect(currentFacts(memory.facts).map((f) => f.id)).toEqual(['sp1.d.f1']);
     expect(decisionFacts('sp2', undefined)).toEqual([]);
+  });
+});
+
+describe("an expert's turn", () => {
+  const turn = (researchLeft: number) =>
+    renderCall(
+      contributionCall,
+      { persona: analyst, subProblem: sp, decidedEarlier: '', panel: ['financial_analyst'], round: 2, maxRounds: 3, phase: 'middle', memory: '', record: ['## Board record'], previous: null, others: [], moderator: null, research: [], question: null, redirect: false, intervention: null, repeated: false, notice: null, researchLeft },
+      templates,
+      { ...frame, caseMemory: '' },
+    ).user;
+
+  it('says how many research answers the sub-problem still allows, or that none are left (two trials learnt of the cap only when declined)', () => {
+    expect(turn(2)).toContain('Research: this sub-problem allows 2 more answers from general knowledge, given next round');
+    expect(turn(1)).toContain('allows 1 more answer from');
+    expect(turn(0)).toContain('No research answers are left for this sub-problem');
   });
 });
 

@@ -36,6 +36,8 @@ export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertT
     intervention: r.inputs.intervention,
     repeated: r.inputs.repeated.includes(code),
     notice: r.inputs.notices[code] ?? null,
+    // As evaluateRound grants it: none after the last round, and at most what the sub-problem's cap leaves.
+    researchLeft: r.round >= setup.maxRounds ? 0 : Math.max(0, s.researchPerSubProblem - state.researchUsed),
   }));
 }
 

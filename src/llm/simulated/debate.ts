@@ -130,7 +130,8 @@ function stand(i: ExpertTurnInput, { r, key, seed }: Ctx, opening: boolean) {
   }
   const topic = `${i.subProblem.title} ${i.subProblem.goal}`;
   const question = fill(B.RESEARCH_QUESTIONS.find(([re]) => re.test(topic))![1], { focus });
-  const researchRequest = !opening && round <= 6 && r.chance(cited ? 0.1 : 0.2) ? clip(question, 300) : null;
+  // Drawn first, so a sub-problem with no research left changes no other draw of the turn.
+  const researchRequest = !opening && round <= 6 && r.chance(cited ? 0.1 : 0.2) && i.researchLeft > 0 ? clip(question, 300) : null;
   return { vars, thread, round, stance, camp, holdout, common, others, position, agreesWith, disagreesWith, confidence, claims, researchRequest };
 }
 
