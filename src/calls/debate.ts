@@ -28,7 +28,7 @@ export interface ExpertTurnInput {
   memory: string;
   /** The person asked for this seat in words; `close` false when no expert in the pool has that experience. */
   requested?: { want: string; close: boolean } | null;
-  /** The board record so far, one block per chapter (src/domain/debate/record.ts). */
+  /** The board record so far as prompt blocks: the opening page, then each round's turns and reading (src/domain/debate/record.ts). */
   record: string[];
   /** This expert's latest stated position, if any. */
   previous: string | null;
