@@ -15,6 +15,14 @@ import { createSession, getJson, startStack, waitForStatus, type Stack } from '.
  * under the real 1,024 (the bench reports that), and this test is about the
  * accounting, not the prompts.
  */
+/** The session both tests run, memory off so the ledger holds the session's own calls. */
+const pricing = (seed: string) => ({
+  problem: 'Should I raise prices 20% for new customers only, or for everyone?',
+  context: 'B2B SaaS, 300 customers, $60 ARPU, churn 2% a month.',
+  seed,
+  memory: { read: false, contribute: false },
+});
+
 let stack: Stack;
 let database: Database;
 beforeAll(async () => {
@@ -29,12 +37,7 @@ afterAll(async () => {
 
 describe('prompt-cache accounting on the simulated board', () => {
   it('ledgers cache reads and writes, prices them at the cache rates, and usage.updated carries them', async () => {
-    const id = await createSession(stack.url, {
-      problem: 'Should I raise prices 20% for new customers only, or for everyone?',
-      context: 'B2B SaaS, 300 customers, $60 ARPU, churn 2% a month.',
-      seed: 'cache-accounting',
-      memory: { read: false, contribute: false },
-    });
+    const id = await createSession(stack.url, pricing('cache-accounting'));
     await waitForStatus(stack.url, id, ['completed']);
     const ledger = (await new SessionStore(database).ledger(id)).filter((r) => !r.stepKey.startsWith('after/'));
     const reads = ledger.reduce((a, r) => a + (r.cacheReadTokens ?? 0), 0);
@@ -56,12 +59,7 @@ describe('prompt-cache accounting on the simulated board', () => {
     const provider = createSimulatedProvider({ latencyMs: 15, jitter: 0, cache: simulatedPromptCache(() => 256) });
     const staggered = await startStack({}, { provider });
     try {
-      const id = await createSession(staggered.url, {
-        problem: 'Should I raise prices 20% for new customers only, or for everyone?',
-        context: 'B2B SaaS, 300 customers, $60 ARPU, churn 2% a month.',
-        seed: 'lead-first',
-        memory: { read: false, contribute: false },
-      });
+      const id = await createSession(staggered.url, pricing('lead-first'));
       await waitForStatus(staggered.url, id, ['completed']);
       const rounds = new Map<string, LedgerEntry[]>();
       for (const r of await new SessionStore(database).ledger(id)) {
