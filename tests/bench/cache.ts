@@ -11,6 +11,7 @@
 import { migrateAt, openDatabase } from '../../src/db/client';
 import { SessionStore } from '../../src/db/session-store';
 import type { LedgerEntry } from '../../src/ports/session-store';
+import { DEFAULT_PRICES, minCacheableTokens, type Price } from '../../src/config/config';
 import { createSimulatedProvider, simulatedPromptCache } from '../../src/llm/simulated/simulated-provider';
 import { startFakeAnthropic } from '../support/fake-anthropic';
 import { loadScenarios } from '../support/scenarios';
@@ -110,10 +111,44 @@ interface Run {
   notes: string[];
   /** A model's minimum cacheable prefix; unset: the price table's (the API's). */
   minTokens?: (model: string) => number;
+  /** Only the 3-sub-problem sessions (what the cost goal is set on). */
+  threeOnly?: boolean;
+}
+
+/**
+ * Claude Haiku 3's list price (cache writes 1.25×, reads 0.1×, 2,048-token minimum): the price the product spec's
+ * "$0.05-0.15 per sub-problem" was estimated at. Priced here only to answer what the cost goal needs, never a default.
+ */
+const SPEC_FAST: Price = { input: 0.25, output: 1.25, cacheRead: 0.03, cacheWrite: 0.3, minCacheableTokens: 2048 };
+const SPEC_FAST_MODEL = 'claude-3-haiku-20240307';
+
+/**
+ * The same 3-sub-problem sessions, same answers, on other models: what the ≤ $0.15 goal asks of the price table. Each
+ * variant sets the tiers' models (and prices one the table lacks); the cache keeps each model's own minimum.
+ */
+const WHAT_IF: { name: string; env: Record<string, string> }[] = [
+  { name: 'both tiers on the fast model (claude-haiku-5-5)', env: { MODEL_SMART: 'claude-haiku-5-5' } },
+  { name: `fast tier at the spec's price (${SPEC_FAST_MODEL}, $0.25/$1.25)`, env: { MODEL_FAST: SPEC_FAST_MODEL } },
+  { name: `both tiers at the spec's price (${SPEC_FAST_MODEL})`, env: { MODEL_FAST: SPEC_FAST_MODEL, MODEL_SMART: SPEC_FAST_MODEL } },
+];
+const whatIfMin = (model: string) => minCacheableTokens(model === SPEC_FAST_MODEL ? SPEC_FAST : DEFAULT_PRICES[model], model);
+
+/** One line per variant: mean cost and read share of the simulated and the trial 3-sub-problem sessions. */
+function whatIfLine(name: string, all: Figures[]): string {
+  const part = (kind: string) => {
+    const t = all.filter((f) => f.name.startsWith(kind)).map((f) => totals(f.rows));
+    if (!t.length) return `${kind} –`;
+    const costs = t.map((x) => x.cost);
+    const mean = costs.reduce((a, c) => a + c, 0) / t.length;
+    const read = t.reduce((a, x) => a + x.read, 0);
+    const input = t.reduce((a, x) => a + x.input, 0);
+    return `${kind} ${usd(Math.min(...costs))}-${usd(Math.max(...costs))} (mean ${usd(mean)}), read share ${pct(read, input)}`;
+  };
+  return `  ${name}: ${part('simulated')}; ${part('trial')}`;
 }
 
 /** Every session of the bench, each on a cold cache, with its ledger. */
-async function measure({ env, ledger, notes, minTokens }: Run): Promise<Figures[]> {
+async function measure({ env, ledger, notes, minTokens, threeOnly }: Run): Promise<Figures[]> {
   const figures: Figures[] = [];
   // The simulated board: one provider, so one cache for the session, as for one organisation on the API.
   // Each session on a fresh stack, so on a cold cache: a session's figures do not depend on the one before.
@@ -133,6 +168,7 @@ async function measure({ env, ledger, notes, minTokens }: Run): Promise<Figures[
   }
   // Each recorded trial: its own fake server (so its own cache), the real SDK in between.
   for (const trial of loadTrials()) {
+    if (threeOnly && Object.keys(trial.expected.decisions).length !== 3) continue;
     const replay = trialResponder(trial);
     const fake = await startFakeAnthropic(replay.responder, minTokens ? { minTokens } : {});
     const stack = await startStack({ ...env, LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_MAX_RETRIES: '0' });
@@ -157,12 +193,20 @@ export async function cacheBench(databaseUrl: string, redisUrl: string): Promise
     // The same sessions with no minimum: how much of the input repeats as a marked prefix, were every prefix long enough.
     const unbounded = await measure({ ...run, minTokens: () => 0 });
     const share = new Map(unbounded.map((f) => [f.name, totals(f.rows)] as const));
+    const whatIf: string[] = [];
+    for (const v of WHAT_IF) {
+      const env = { ...run.env, ...v.env, PRICE_TABLE: JSON.stringify({ [SPEC_FAST_MODEL]: SPEC_FAST }) };
+      whatIf.push(whatIfLine(v.name, await measure({ ...run, env, minTokens: whatIfMin, threeOnly: true })));
+    }
     return [
       `\nprompt cache (${new Date().toISOString()}): Anthropic's rules emulated over the adapter's params (tools → system → messages, 1,024-token minimum Sonnet-class, 4,096 Haiku-class, five-minute life); read share = cache reads ÷ (input + cache reads + cache writes); list prices; each session on a cold cache`,
       ...lines(figures, (name) => {
         const t = share.get(name);
         return t ? pct(t.read, t.input) : '–';
       }),
+      'the 3-sub-problem sessions above on other models, same answers, list prices (the goal: ≤ $0.15 a session):',
+      whatIfLine("today's table (Sonnet-class smart, Haiku-class fast)", figures.filter((f) => f.subProblems === 3)),
+      ...whatIf,
       ...run.notes,
     ];
   } finally {
