@@ -49,6 +49,12 @@ export interface ExpertTurnInput {
    * Two trials' experts learnt of the cap only when a request was declined.
    */
   researchLeft: number;
+  /**
+   * The person may answer this round's questions before the next round (an interactive session's round_end checkpoint);
+   * false in an automatic session and in the last round. Helpers playing the model were not told, in an automatic
+   * session, that nobody would answer before the vote.
+   */
+  personAnswers: boolean;
 }
 
 const INSTRUCTIONS: Record<DebatePhase, string> = {
@@ -82,6 +88,13 @@ function researchLine(left: number): string {
   return `Research: this sub-problem allows ${left} more answer${left === 1 ? '' : 's'} from general knowledge, given next round, to the round's requests in speaking order; ask in \`researchRequest\` only for what would change a position.`;
 }
 
+/** When a question for the person can be answered, so an expert argues on a stated assumption rather than waits. */
+function personLine(answers: boolean): string {
+  return answers
+    ? 'Questions for the person: they see this round\'s when it ends and may answer before the next round.'
+    : 'Questions for the person: nobody answers them before the vote; a question goes on the person\'s list with the recommendation, so argue meanwhile on an assumption you state.';
+}
+
 /** What the person asked for when they added this seat; never claim experience the persona does not have. */
 function requestedLine(r: { want: string; close: boolean } | null): string {
   if (!r) return '';
@@ -105,6 +118,7 @@ const expertTurnVars = (i: ExpertTurnInput) => ({
   requested: requestedLine(i.requested ?? null),
   inputs: respondTo(i),
   research: researchLine(i.researchLeft),
+  person: personLine(i.personAnswers),
   record: i.record,
   length: i.round === 1 ? '100-150 words' : '60-120 words',
 });
@@ -177,7 +191,7 @@ export const facilitatorRoundCall = defineCall<FacilitatorInput, FacilitatorRoun
     lastRound:
       i.round >= i.maxRounds
         ? '\nThis was the last round allowed: the board votes next. Leave `wantsToSpeak` empty and make `nextQuestion` the question the vote must settle.\n'
-        : `\nAt most ${i.perRound} of those you name in \`wantsToSpeak\` speak next round, the least heard first; an expert who has not spoken yet is invited on top.\n`,
+        : `\nAt most ${i.perRound} of those you name in \`wantsToSpeak\` speak next round, the least heard first (ties in the panel's order above); an expert who has not spoken yet is invited on top.\n`,
   }),
   estimate: { input: 2_000, output: 250 },
 });

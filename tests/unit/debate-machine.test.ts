@@ -28,6 +28,7 @@ const setup = (over: Partial<DebateSetup> = {}): DebateSetup => ({
   memory: {},
   lessons: '',
   checkStances: false,
+  personAnswersRounds: false,
   budgetUsd: null,
   prices: { smart: { input: 3, output: 15 }, fast: { input: 1, output: 5 } },
   // Raw cosine 0 → 0.1 and 1 → 0.9 on the calibrated scale.
@@ -314,6 +315,13 @@ describe('the debate machine: moderators and research', () => {
     expect(turnsOf(r).map((a) => a.turns[0]!.input.researchLeft)).toEqual([S.researchPerSubProblem, 0, 0, 0]);
     const fresh = run({}, { maxRounds: 3 });
     expect(turnsOf(fresh).map((a) => a.turns[0]!.input.researchLeft)).toEqual([S.researchPerSubProblem, S.researchPerSubProblem, 0]);
+  });
+
+  it("tells the experts the person may answer after a round only where a round_end checkpoint follows it: never in the last round, never in an automatic session", () => {
+    // Per round, what its speakers were told (all of a round's speakers alike).
+    const answers = (personAnswersRounds: boolean) => turnsOf(run({}, { maxRounds: 3, personAnswersRounds })).map((a) => [...new Set(a.turns.map((t) => t.input.personAnswers))]);
+    expect(answers(true)).toEqual([[true], [true], [false]]);
+    expect(answers(false).flat().every((x) => x === false)).toBe(true);
   });
 
   it('declines every research request it does not answer, with the reason: the cap, or the debate ending first', () => {

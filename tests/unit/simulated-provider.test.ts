@@ -128,6 +128,7 @@ const turnInput = (x: Pick<ExpertTurnInput, 'persona' | 'subProblem'> & Partial<
   repeated: false,
   notice: null,
   researchLeft: 2,
+  personAnswers: false,
   ...x,
 });
 const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'contributions'> & Partial<FacilitatorInput>): FacilitatorInput => ({

@@ -435,10 +435,10 @@ describe("the decision's own ledger facts", () => {
 });
 
 describe("an expert's turn", () => {
-  const turn = (researchLeft: number) =>
+  const turn = (researchLeft: number, personAnswers = false) =>
     renderCall(
       contributionCall,
-      { persona: analyst, subProblem: sp, decidedEarlier: '', panel: ['financial_analyst'], round: 2, maxRounds: 3, phase: 'middle', memory: '', record: ['## Board record'], previous: null, others: [], moderator: null, research: [], question: null, redirect: false, intervention: null, repeated: false, notice: null, researchLeft },
+      { persona: analyst, subProblem: sp, decidedEarlier: '', panel: ['financial_analyst'], round: 2, maxRounds: 3, phase: 'middle', memory: '', record: ['## Board record'], previous: null, others: [], moderator: null, research: [], question: null, redirect: false, intervention: null, repeated: false, notice: null, researchLeft, personAnswers },
       templates,
       { ...frame, caseMemory: '' },
     ).user;
@@ -447,6 +447,12 @@ describe("an expert's turn", () => {
     expect(turn(2)).toContain('Research: this sub-problem allows 2 more answers from general knowledge, given next round');
     expect(turn(1)).toContain('allows 1 more answer from');
     expect(turn(0)).toContain('No research answers are left for this sub-problem');
+  });
+
+  it('says whether the person can answer a question before the vote (helpers in automatic sessions were not told nobody would)', () => {
+    expect(turn(1, true)).toContain("Questions for the person: they see this round's when it ends and may answer before the next round.");
+    expect(turn(1, false)).toContain('Questions for the person: nobody answers them before the vote');
+    expect(turn(1, false)).toContain('argue meanwhile on an assumption you state');
   });
 });
 
@@ -487,7 +493,7 @@ describe("the facilitator's round", () => {
   });
 
   it('says how many of those it names speak next, and which go first; the last round asks for nobody', () => {
-    expect(prompt(facilitatorRoundCall, input(2))).toContain('At most 3 of those you name in `wantsToSpeak` speak next round, the least heard first');
+    expect(prompt(facilitatorRoundCall, input(2))).toContain("At most 3 of those you name in `wantsToSpeak` speak next round, the least heard first (ties in the panel's order above)");
     const last = prompt(facilitatorRoundCall, input(3));
     expect(last).not.toContain('speak next round');
     expect(last).toContain('Leave `wantsToSpeak` empty');

@@ -45,6 +45,7 @@ export async function debate(e: Engine, sp: SubProblem, panel: string[], inputs:
     requested: inputs.requested ?? {},
     lessons: inputs.lessons,
     checkStances: Object.keys(inputs.recalled).length > 0,
+    personAnswersRounds: !!e.checkpoints?.round_end,
     budgetUsd: e.budgetUsd,
     prices,
     calibration: e.embedder.calibration,

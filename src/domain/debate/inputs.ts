@@ -38,6 +38,8 @@ export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertT
     notice: r.inputs.notices[code] ?? null,
     // As evaluateRound grants it: none after the last round, and at most what the sub-problem's cap leaves.
     researchLeft: r.round >= setup.maxRounds ? 0 : Math.max(0, s.researchPerSubProblem - state.researchUsed),
+    // A round_end checkpoint follows every round the debate may continue from, never the last.
+    personAnswers: setup.personAnswersRounds && r.round < setup.maxRounds,
   }));
 }
 

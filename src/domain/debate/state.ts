@@ -34,6 +34,11 @@ export interface DebateSetup {
   lessons: string;
   /** Experts remember positions from earlier sessions: after the opening round their stances are checked against them. */
   checkStances: boolean;
+  /**
+   * The person sees the experts' questions when a round ends and may answer before the next (interactive, with the
+   * round_end checkpoint); otherwise nobody answers before the vote, and a question waits for the recommendation.
+   */
+  personAnswersRounds: boolean;
   /** The session's spending cap, USD; null for none. */
   budgetUsd: number | null;
   prices: TierPrices;
