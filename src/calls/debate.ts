@@ -55,6 +55,11 @@ export interface ExpertTurnInput {
    * session, that nobody would answer before the vote.
    */
   personAnswers: boolean;
+  /**
+   * Where this expert speaks in the round (1-based, of how many): research answers go to a round's requests in speaking
+   * order, and the speakers are asked before they can see each other's requests (a trial's last two both asked, both declined).
+   */
+  speaking: { at: number; of: number };
 }
 
 const INSTRUCTIONS: Record<DebatePhase, string> = {
@@ -82,10 +87,19 @@ function respondTo(i: ExpertTurnInput): string {
   return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
-/** How much research the sub-problem still allows, so an expert can spend it on the question that matters most. */
-function researchLine(left: number): string {
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+/**
+ * How much research the sub-problem still allows, and whether this speaker's request would get an answer, so an expert
+ * spends it on the question that matters most: answers go to the round's requests in speaking order.
+ */
+function researchLine(left: number, speaking: { at: number; of: number }): string {
   if (left <= 0) return 'No research answers are left for this sub-problem (or no later round could use them): leave `researchRequest` null.';
-  return `Research: this sub-problem allows ${left} more answer${left === 1 ? '' : 's'} from general knowledge, given next round, to the round's requests in speaking order; ask in \`researchRequest\` only for what would change a position.`;
+  const before = speaking.at - 1;
+  const unless =
+    left > 1 ? `fewer than ${left} of the ${before} speaking before you ask` : before === 1 ? 'the expert speaking before you does not ask' : `none of the ${before} speaking before you asks`;
+  const odds = speaking.at <= left ? 'a request of yours will be answered' : `yours is answered only if ${unless} (you cannot see their turns)`;
+  return `Research: this sub-problem allows ${left} more answer${left === 1 ? '' : 's'} from general knowledge, given next round, to this round's requests in speaking order. You speak ${ordinal(speaking.at)} of ${speaking.of}: ${odds}. Ask in \`researchRequest\` only for what would change a position.`;
 }
 
 /** When a question for the person can be answered, so an expert argues on a stated assumption rather than waits. */
@@ -117,7 +131,7 @@ const expertTurnVars = (i: ExpertTurnInput) => ({
   memory: i.memory ? `\n${i.memory}\n` : '',
   requested: requestedLine(i.requested ?? null),
   inputs: respondTo(i),
-  research: researchLine(i.researchLeft),
+  research: researchLine(i.researchLeft, i.speaking),
   person: personLine(i.personAnswers),
   record: i.record,
   length: i.round === 1 ? '100-150 words' : '60-120 words',

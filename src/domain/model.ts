@@ -156,7 +156,7 @@ export const facilitatorRoundSchema = z.object({
   agreement: z.number().min(0).max(1).describe('Share of experts aligned on one position'),
   sentiment: z.enum(['optimistic', 'balanced', 'pessimistic']),
   wantsToSpeak: z.array(z.string().max(40)).max(5).describe('Persona codes with something material to add next round'),
-  nextQuestion: z.string().min(5).max(300).describe('The probing question for the next round'),
+  nextQuestion: z.string().min(5).max(300).describe('The probing question for the next round; after the last round, the question the vote must settle'),
   facts: z
     .array(factSchema)
     .max(5)

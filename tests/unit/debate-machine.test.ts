@@ -324,6 +324,10 @@ describe('the debate machine: moderators and research', () => {
     expect(answers(false).flat().every((x) => x === false)).toBe(true);
   });
 
+  it('tells each speaker where it speaks in the round: the order research answers are granted in', () => {
+    for (const a of turnsOf(run({}, { maxRounds: 3 }))) expect(a.turns.map((t) => t.input.speaking)).toEqual(a.turns.map((_, n) => ({ at: n + 1, of: a.turns.length })));
+  });
+
   it('declines every research request it does not answer, with the reason: the cap, or the debate ending first', () => {
     const r = run({ turn: (code, input) => ({ researchRequest: `What does ${code} need to know after round ${input.round}?` }) }, { maxRounds: 3 });
     const ends = r.results.filter((x): x is Extract<DebateResult, { kind: 'evaluated' }> => x.kind === 'evaluated').map((x) => x.end);

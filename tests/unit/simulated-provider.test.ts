@@ -129,6 +129,7 @@ const turnInput = (x: Pick<ExpertTurnInput, 'persona' | 'subProblem'> & Partial<
   notice: null,
   researchLeft: 2,
   personAnswers: false,
+  speaking: { at: 1, of: 3 },
   ...x,
 });
 const facilitatorInput = (x: Pick<FacilitatorInput, 'subProblem' | 'round' | 'contributions'> & Partial<FacilitatorInput>): FacilitatorInput => ({

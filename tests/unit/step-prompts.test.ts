@@ -435,10 +435,10 @@ describe("the decision's own ledger facts", () => {
 });
 
 describe("an expert's turn", () => {
-  const turn = (researchLeft: number, personAnswers = false) =>
+  const turn = (researchLeft: number, personAnswers = false, speaking = { at: 1, of: 3 }) =>
     renderCall(
       contributionCall,
-      { persona: analyst, subProblem: sp, decidedEarlier: '', panel: ['financial_analyst'], round: 2, maxRounds: 3, phase: 'middle', memory: '', record: ['## Board record'], previous: null, others: [], moderator: null, research: [], question: null, redirect: false, intervention: null, repeated: false, notice: null, researchLeft, personAnswers },
+      { persona: analyst, subProblem: sp, decidedEarlier: '', panel: ['financial_analyst'], round: 2, maxRounds: 3, phase: 'middle', memory: '', record: ['## Board record'], previous: null, others: [], moderator: null, research: [], question: null, redirect: false, intervention: null, repeated: false, notice: null, researchLeft, personAnswers, speaking },
       templates,
       { ...frame, caseMemory: '' },
     ).user;
@@ -447,6 +447,14 @@ describe("an expert's turn", () => {
     expect(turn(2)).toContain('Research: this sub-problem allows 2 more answers from general knowledge, given next round');
     expect(turn(1)).toContain('allows 1 more answer from');
     expect(turn(0)).toContain('No research answers are left for this sub-problem');
+  });
+
+  it("says where the expert speaks and whether its request would be answered (a round's speakers cannot see each other's requests)", () => {
+    expect(turn(2, false, { at: 2, of: 4 })).toContain('You speak 2nd of 4: a request of yours will be answered.');
+    expect(turn(2, false, { at: 3, of: 4 })).toContain('You speak 3rd of 4: yours is answered only if fewer than 2 of the 2 speaking before you ask (you cannot see their turns).');
+    expect(turn(1, false, { at: 4, of: 4 })).toContain('You speak 4th of 4: yours is answered only if none of the 3 speaking before you asks');
+    expect(turn(1, false, { at: 2, of: 3 })).toContain('You speak 2nd of 3: yours is answered only if the expert speaking before you does not ask');
+    expect(turn(0, false, { at: 1, of: 4 })).not.toContain('You speak');
   });
 
   it('says whether the person can answer a question before the vote (helpers in automatic sessions were not told nobody would)', () => {

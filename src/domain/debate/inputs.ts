@@ -14,7 +14,7 @@ export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertT
   const { setup, positions } = state;
   const r = currentRound(state);
   const record = renderRecord(setup, state.chapters, s);
-  return r.speakers.map((code) => ({
+  return r.speakers.map((code, n) => ({
     persona: personaOf(code),
     subProblem: setup.subProblem,
     decidedEarlier: setup.decidedEarlier,
@@ -40,6 +40,8 @@ export function expertTurnInputs(state: DebateState, s: EngineSettings): ExpertT
     researchLeft: r.round >= setup.maxRounds ? 0 : Math.max(0, s.researchPerSubProblem - state.researchUsed),
     // A round_end checkpoint follows every round the debate may continue from, never the last.
     personAnswers: setup.personAnswersRounds && r.round < setup.maxRounds,
+    // The order leadFirst asks them in, and evaluateRound grants research in.
+    speaking: { at: n + 1, of: r.speakers.length },
   }));
 }
 
