@@ -99,6 +99,8 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
   }
   // Who voted for what, and what won, per sub-problem: a synthesis's "dissent" from someone who voted for the winner is a
   // reservation, and is labelled so (a trial read "Dissent: X voted for the rule but…" under a unanimous vote).
+  // The session's mode, from its first event: an interactive session may still leave the clarifying questions unanswered.
+  let interactive = false;
   const voteOf = new Map<string, string>();
   const winnerOf = new Map<string, string>();
   const confidenceOf = (d: Data) => {
@@ -110,6 +112,7 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
     const d = e.data as Data;
     switch (e.type) {
       case 'session.created':
+        interactive = d.mode === 'interactive';
         add(e, 'problem', `${d.problem}${d.context ? `\n\nContext: ${d.context}` : ''}`, null, 'PROBLEM');
         break;
       case 'clarification.requested':
@@ -119,7 +122,11 @@ export function transcriptEntries(events: Envelope[], verbosity: Verbosity = 'st
           [
             ...(d.questions as Data[]).map((q, i) => `${i + 1}. ${q.question} (${q.why})`),
             // A reader of an automatic session otherwise waits for answers that never come.
-            ...(d.mode === 'auto' ? ['Nobody answers these in an automatic session: the board goes on with what it assumes instead, under PROBLEM STATEMENT.'] : []),
+            ...(d.mode === 'auto'
+              ? [
+                  `Nobody answers these ${interactive ? 'in this session (its clarification checkpoint is off)' : 'in an automatic session'}: the board goes on with what it assumes instead, under PROBLEM STATEMENT.`,
+                ]
+              : []),
           ].join('\n'),
           'FACILITATOR',
           'CLARIFYING QUESTIONS',

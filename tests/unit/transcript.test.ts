@@ -37,6 +37,11 @@ describe('the transcript of a session whose sub-problems ran concurrently', () =
     // Nobody answers in an automatic session, and the transcript says so where the questions are.
     expect(requested.mode).toBe('auto');
     expect(section(/## === CLARIFYING QUESTIONS ===/)).toContain('Nobody answers these in an automatic session');
+    // An interactive session with its clarification checkpoint off leaves them unanswered too, and is not automatic.
+    const interactive = log.map((e) => (e.type === 'session.created' ? { ...e, data: { ...e.data, mode: 'interactive' } } : e));
+    const said = transcriptMarkdown(transcriptEntries(interactive));
+    expect(said).toContain('Nobody answers these in this session (its clarification checkpoint is off)');
+    expect(said).not.toContain('in an automatic session');
     for (const e of log.filter((x) => x.type === 'synthesis.completed')) {
       const s = e.data.synthesis as { rationale: string; caveats: string[] };
       expect(md).toContain(asRead(s.rationale).slice(0, 60));
