@@ -18,7 +18,8 @@
  *   business's exact figures. Kept: percentages and thresholds ("utilisation
  *   ≤ 75%", "30% churn": a rule reads the same for anyone), ratios and
  *   multiples ("3x", "20x", "2:1"), durations and positions in time ("12
- *   months runway", "an 18-month LTV", "weeks 10-13"), and numbers ≤ 10.
+ *   months runway", "an 18-month LTV", "weeks 10-13", a series named once:
+ *   "days 30, 60 and 90", "30/60/90-day"), and numbers ≤ 10.
  *   A range is one figure: both ends kept or both replaced. Numbers inside
  *   words (B2B, Q3, sp1) are not figures. Years and dates become [FIGURE]:
  *   they pin a timeline. Units stay outside the placeholder ("[AMOUNT]/month").
@@ -387,6 +388,32 @@ const TIME_UNIT = String.raw`(?:second|minute|hour|day|week|month|quarter|year|r
 const KEPT_AFTER = new RegExp(String.raw`^(?:[ ]?(?:%|percent\b|per[ ]cent\b|pp\b)|[xX×](?![\p{L}\p{N}_])|:\d|[ -]?${TIME_UNIT}\b)`, 'u');
 /** "weeks 10-13", "month 18", "round 12", "day-90": a position in time, just before the figure. */
 const KEPT_BEFORE = new RegExp(String.raw`\b${TIME_UNIT}[ -]$`, 'iu');
+/**
+ * "30/60/90-day checks", "days 30, 60 and 90": positions in time listed once with their unit. Each number is kept as
+ * the unit's own would be ("day 30"); a relay helper's memory read "[FIGURE]-day marks" and "day 30, [FIGURE] and [FIGURE]".
+ * Guarded both ways, since a kept count is a leak: up to three digits (no years), and a series led by its unit must end
+ * the clause ("in month 3, 450 customers churned" is a position and a count).
+ */
+const TIME_SERIES = new RegExp(String.raw`(?<![\p{L}\p{N}_.,])(?:\b${TIME_UNIT}[ -])?\d{1,3}(?:(?:[ ]?\/[ ]?|,[ ]?|[ ](?:and|or|to)[ ])\d{1,3}(?![\p{N}.,]\d))+(?:[ -]?${TIME_UNIT}\b)?`, 'giu');
+const UNIT_FIRST = new RegExp(String.raw`^${TIME_UNIT}[ -]`, 'iu');
+const UNIT_LAST = new RegExp(String.raw`\d[ -]?${TIME_UNIT}$`, 'iu');
+const CLAUSE_END = /^(?:[.,;:!?)\]]|\s*$)/;
+function timeSeries(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(TIME_SERIES)) {
+    const end = m.index + m[0].length;
+    if (UNIT_LAST.test(m[0]) || (UNIT_FIRST.test(m[0]) && CLAUSE_END.test(text.slice(end, end + 2)))) out.push([m.index, end]);
+  }
+  return out;
+}
+
+/** "30/60/90" matches the date shape but is no date: a day-month or month-day pair must be one (a year may follow). */
+function plausibleDate(m: string): boolean {
+  const [a, b] = m.split(/[./-]/).map(Number) as [number, number];
+  if (/^\d{4}-/.test(m)) return true;
+  return (a >= 1 && b >= 1 && a <= 31 && b <= 12) || (a >= 1 && b >= 1 && a <= 12 && b <= 31);
+}
+
 /** "≤ 75", "at least 30": a threshold only when a percentage follows, so the percentage rule covers it. */
 const kept = (text: string, offset: number, length: number) =>
   KEPT_AFTER.test(text.slice(offset + length, offset + length + 12)) || KEPT_BEFORE.test(text.slice(Math.max(0, offset - 12), offset)) || /\d:$/.test(text.slice(Math.max(0, offset - 2), offset));
@@ -405,7 +432,7 @@ export function anonymise(text: string, known: KnownEntities = {}): Anonymised {
   out = out.replace(RE.email, () => reg.fixed('email', '[EMAIL]'));
   out = out.replace(RE.domain, () => reg.fixed('url', '[URL]'));
   out = out.replace(RE.handle, () => reg.fixed('handle', '[HANDLE]'));
-  out = out.replace(RE.date, () => reg.fixed('number', '[FIGURE]'));
+  out = out.replace(RE.date, (m) => (plausibleDate(m) ? reg.fixed('number', '[FIGURE]') : m));
   out = out.replace(RE.phone, (m) => {
     const digits = m.replace(/\D/g, '').length;
     return digits >= 7 && digits <= 15 ? reg.fixed('phone', '[PHONE]') : m;
@@ -464,8 +491,9 @@ export function anonymise(text: string, known: KnownEntities = {}): Anonymised {
   }
 
   // Figures last, so amounts, dates and phones have taken their digits; percentages, ratios and durations stay (see the header).
+  const series = timeSeries(out);
   out = out.replace(RE.figure, (m, from: string | undefined, to: string | undefined, num: string | undefined, mult: string | undefined, offset: number, whole: string) => {
-    if (kept(whole, offset, m.length)) return m;
+    if (kept(whole, offset, m.length) || series.some(([a, b]) => offset >= a && offset + m.length <= b)) return m;
     const small = from !== undefined ? numericValue(from) <= 10 && numericValue(to!) <= 10 : mult === undefined && numericValue(num!) <= 10;
     return small ? m : reg.fixed('number', '[FIGURE]');
   });

@@ -149,6 +149,17 @@ describe('anonymise: each kind', () => {
     expect(one('launch on 2024-03-01 or 05.03.2024')).toBe('launch on [FIGURE] or [FIGURE]');
   });
 
+  it('positions in time listed once with their unit stay; a count after a position, a year and a date do not', () => {
+    // A relay helper's memory read "the [FIGURE]-day marks" and "day 30, [FIGURE] and [FIGURE]".
+    expect(one('Check at the 30/60/90-day marks; review at day 30, 60 and 90.')).toBe('Check at the 30/60/90-day marks; review at day 30, 60 and 90.');
+    expect(one('checks at 30, 60 and 90 days, weeks 10 to 13, at month 6, 12 or 18.')).toBe('checks at 30, 60 and 90 days, weeks 10 to 13, at month 6, 12 or 18.');
+    // "30/60/90" has the shape of a date but is none; a real one still goes.
+    expect(one('signed 14/03/2025, due 3/4/25')).toBe('signed [FIGURE], due [FIGURE]');
+    expect(one('Set 30/60/90 checkpoints')).toBe('Set [FIGURE]/[FIGURE]/[FIGURE] checkpoints');
+    expect(one('In month 3, 450 customers churned.')).toBe('In month 3, [FIGURE] customers churned.');
+    expect(one('In 2024, 300 days later; 200, 300 and 400 customers')).toBe('In [FIGURE], 300 days later; [FIGURE], [FIGURE] and [FIGURE] customers');
+  });
+
   it('people: honorifics, relationship cues, apposition, first names, known names', () => {
     expect(one('Dr. Elena Voss and Mrs Okafor agree.')).toBe('[PERSON_1] and [PERSON_2] agree.');
     expect(one('my co-founder Jane Smith says no')).toBe('my co-founder [PERSON_1] says no');
