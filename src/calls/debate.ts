@@ -65,7 +65,8 @@ export interface ExpertTurnInput {
 const INSTRUCTIONS: Record<DebatePhase, string> = {
   opening: 'Give your opening statement: your initial position, key concerns and the question you most want answered. The experts speak at once in this round, so nobody has spoken yet: leave `agreesWith` and `disagreesWith` empty, and anticipate where the others on the panel will push back.',
   early: 'Divergent thinking: challenge assumptions, surface options and risks the others missed, and respond to named experts.',
-  middle: 'Analysis and evidence: dig into the contentious points, back your claims with evidence or ask for research.',
+  // Not "or ask for research": the research line below says whether any is left (a relay helper read both, contradicting).
+  middle: 'Analysis and evidence: dig into the contentious points and back your claims with evidence.',
   late: 'Convergent thinking: refine your position, concede what you have been persuaded of, and address the remaining objections.',
 };
 

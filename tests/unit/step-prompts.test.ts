@@ -447,6 +447,8 @@ describe("an expert's turn", () => {
     expect(turn(2)).toContain('Research: this sub-problem allows 2 more answers from general knowledge, given next round');
     expect(turn(1)).toContain('allows 1 more answer from');
     expect(turn(0)).toContain('No research answers are left for this sub-problem');
+    // The middle phase's instruction used to say "or ask for research" beside "none are left".
+    expect(turn(0)).not.toMatch(/ask for research/i);
   });
 
   it("says where the expert speaks and whether its request would be answered (a round's speakers cannot see each other's requests)", () => {
