@@ -158,6 +158,8 @@ export function earlierDecisions(deps: Pick<SubProblemResult, 'subProblemId' | '
   return [
     'Decided earlier by the board:',
     ...deps.map((d) => `- ${d.subProblemId}: ${d.synthesis.recommendation}`),
+    // A relay trial's "how to migrate" followed "not now": nothing said what its board should do, and it guessed.
+    'Where a decision above rules out what this sub-problem was framed on (it asks how to do what the board decided not to do now), say so plainly, and work it as the plan for when that decision is revisited: what would have to change first, and how to proceed then.',
     ...(questions.length ? ["Questions those sub-problems put to the person (on the person's list already; open unless what the person told the board answers them):", ...questions.map((q) => `- ${q.question.trim()} (${nameOf(q.persona)})`)] : []),
   ]
     .join('\n')

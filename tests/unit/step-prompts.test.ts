@@ -406,6 +406,8 @@ describe("a later sub-problem's record", () => {
         'Decided earlier by the board:',
         '- sp1: Run a 30-day test first.',
         '- sp2: Hire part-time on a low base.',
+        // A "how" after a "not now": said plainly, and worked as the plan for when the decision is revisited.
+        'Where a decision above rules out what this sub-problem was framed on (it asks how to do what the board decided not to do now), say so plainly, and work it as the plan for when that decision is revisited: what would have to change first, and how to proceed then.',
         "Questions those sub-problems put to the person (on the person's list already; open unless what the person told the board answers them):",
         `- How many months of runway do you have? (${personaByCode('financial_analyst')!.name})`,
         `- What would the candidate accept? (${personaByCode('sales_leader')!.name})`,
