@@ -88,7 +88,10 @@ function respondTo(i: ExpertTurnInput): string {
   return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+/** "1st", "2nd", "3rd", "11th": English ordinal suffixes by the platform's plural rules. */
+const ORDINAL = new Intl.PluralRules('en-US', { type: 'ordinal' });
+const SUFFIX: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+const ordinal = (n: number) => `${n}${SUFFIX[ORDINAL.select(n)] ?? 'th'}`;
 
 /**
  * How much research the sub-problem still allows, and whether this speaker's request would get an answer, so an expert
